@@ -1,0 +1,28 @@
+//! PLACEHOLDER: the bitmask engine is being written.
+
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome};
+use crate::puzzle::Puzzle;
+
+pub static INFO: EngineInfo = EngineInfo {
+    name: "bitmask",
+    summary: "",
+    source: "",
+    nodes: "",
+    counters: "",
+    max_side: None,
+    capabilities: "",
+    make,
+};
+
+fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+    options.allow_only("bitmask", &[])?;
+    Ok(Box::new(Placeholder))
+}
+
+struct Placeholder;
+
+impl Engine for Placeholder {
+    fn solve(&mut self, _puzzle: &Puzzle, _limits: &Limits) -> Outcome {
+        Outcome::unsupported("not written yet")
+    }
+}

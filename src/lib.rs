@@ -1,0 +1,9 @@
+//! sudolab: a research tool for reductions of Sudoku-family puzzles.
+//!
+//! One puzzle model ([`puzzle`]), many ways to solve it ([`engines`]), and honest measurement
+//! of all of them. Every rule of every variant is a *house*: a set of `N` cells holding each
+//! digit once; engines and reductions consume the house list of a [`puzzle::Geometry`].
+
+pub mod engines;
+pub mod puzzle;
+pub mod timing;

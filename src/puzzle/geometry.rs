@@ -1,0 +1,516 @@
+//! Geometry of a Sudoku-family grid: its side `N`, how the grid is cut into boxes or
+//! irregular regions, optional diagonals, and the list of *houses* that results.
+//!
+//! A house is a set of `N` cells that must hold every digit `1..=N` exactly once. Every rule of
+//! every supported variant is a house: rows, columns, rectangular boxes or jigsaw regions, and
+//! the two diagonals of X-sudoku. Engines and reductions are written against the house list,
+//! so a new variant is a new house list, not a change to every engine.
+//!
+//! Cells are numbered row-major, `cell = row * N + column`, both 0-based. Digits are `1..=N`;
+//! `0` means empty.
+
+use std::fmt;
+
+/// Largest side accepted by the model and the readers. Public instances go up to 400 x 400;
+/// the limit exists so that a malformed header cannot make the tool allocate blindly.
+pub const MAX_SIDE: usize = 1024;
+
+/// How the grid is cut into its third family of houses.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// Rectangular boxes of `rows x cols` cells with `rows * cols == N`.
+    Boxes { rows: usize, cols: usize },
+    /// Irregular regions (jigsaw): `region[cell]` in `0..N`, every region exactly `N` cells.
+    Regions(Vec<u16>),
+}
+
+/// What rule a house comes from. The index is the row, column or box/region number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HouseKind {
+    Row(usize),
+    Column(usize),
+    Box(usize),
+    Region(usize),
+    /// Main diagonal, top-left to bottom-right.
+    Diagonal,
+    /// Anti-diagonal, top-right to bottom-left.
+    AntiDiagonal,
+}
+
+impl fmt::Display for HouseKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HouseKind::Row(i) => write!(f, "row {}", i + 1),
+            HouseKind::Column(i) => write!(f, "column {}", i + 1),
+            HouseKind::Box(i) => write!(f, "box {}", i + 1),
+            HouseKind::Region(i) => write!(f, "region {}", i + 1),
+            HouseKind::Diagonal => write!(f, "main diagonal"),
+            HouseKind::AntiDiagonal => write!(f, "anti-diagonal"),
+        }
+    }
+}
+
+/// Why a geometry cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GeometryError {
+    #[error("side {0} is out of range (1..={MAX_SIDE})")]
+    Side(usize),
+    #[error("box {rows}x{cols} does not tile a {n}x{n} grid (rows * columns must equal {n})")]
+    BoxShape { n: usize, rows: usize, cols: usize },
+    #[error("region layout has {got} cells, expected {expected}")]
+    RegionCells { expected: usize, got: usize },
+    #[error("region layout names {got} regions, expected {n}")]
+    RegionCount { n: usize, got: usize },
+    #[error("region {region} has {size} cells, expected {n}")]
+    RegionSize { n: usize, region: usize, size: usize },
+    #[error("region {region} is not connected")]
+    RegionDisconnected { region: usize },
+}
+
+/// Side, layout and house list of a grid. Immutable once built; share it with `Arc`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    n: usize,
+    layout: Layout,
+    diagonals: bool,
+    /// `houses[h * n .. (h + 1) * n]` are the cells of house `h`, in reading order.
+    houses: Vec<u32>,
+    kinds: Vec<HouseKind>,
+    /// `cell_houses[cell_house_start[c] .. cell_house_start[c + 1]]` are the houses of cell `c`.
+    cell_houses: Vec<u32>,
+    cell_house_start: Vec<u32>,
+    /// Box or region number of each cell.
+    region_of: Vec<u16>,
+}
+
+impl Geometry {
+    /// Classic layout: `N x N` with rectangular boxes of `rows x cols`.
+    pub fn boxed(n: usize, rows: usize, cols: usize) -> Result<Self, GeometryError> {
+        check_side(n)?;
+        if rows == 0 || cols == 0 || rows * cols != n {
+            return Err(GeometryError::BoxShape { n, rows, cols });
+        }
+        let region_of = (0..n * n)
+            .map(|c| {
+                let (r, k) = (c / n, c % n);
+                ((r / rows) * (n / cols) + k / cols) as u16
+            })
+            .collect();
+        Ok(Self::build(n, Layout::Boxes { rows, cols }, region_of))
+    }
+
+    /// `N x N` with the default box shape for `N` (see [`default_box`]).
+    pub fn square(n: usize) -> Result<Self, GeometryError> {
+        check_side(n)?;
+        let (r, c) = default_box(n);
+        Self::boxed(n, r, c)
+    }
+
+    /// Jigsaw layout: `region[cell]` names the region of each cell. Region numbers are taken
+    /// as given when they are `0..N`; each region must hold exactly `N` cells. Connectivity is
+    /// not required by the rules (some published variants have split regions) and is
+    /// available separately through [`Geometry::disconnected_region`].
+    pub fn jigsaw(n: usize, region: Vec<u16>) -> Result<Self, GeometryError> {
+        check_side(n)?;
+        if region.len() != n * n {
+            return Err(GeometryError::RegionCells {
+                expected: n * n,
+                got: region.len(),
+            });
+        }
+        let mut size = vec![0usize; n];
+        let mut distinct = 0;
+        for &r in &region {
+            let r = r as usize;
+            if r >= n {
+                return Err(GeometryError::RegionCount {
+                    n,
+                    got: r + 1,
+                });
+            }
+            if size[r] == 0 {
+                distinct += 1;
+            }
+            size[r] += 1;
+        }
+        if distinct != n {
+            return Err(GeometryError::RegionCount { n, got: distinct });
+        }
+        if let Some((r, &s)) = size.iter().enumerate().find(|(_, &s)| s != n) {
+            return Err(GeometryError::RegionSize {
+                n,
+                region: r,
+                size: s,
+            });
+        }
+        Ok(Self::build(n, Layout::Regions(region.clone()), region))
+    }
+
+    /// The same geometry with the two diagonal houses added (X-sudoku) or removed.
+    pub fn with_diagonals(&self, diagonals: bool) -> Self {
+        let mut g = Self::build(self.n, self.layout.clone(), self.region_of.clone());
+        if diagonals {
+            g.add_diagonals();
+        }
+        g
+    }
+
+    fn build(n: usize, layout: Layout, region_of: Vec<u16>) -> Self {
+        let mut houses = Vec::with_capacity(3 * n * n);
+        let mut kinds = Vec::with_capacity(3 * n + 2);
+        for r in 0..n {
+            kinds.push(HouseKind::Row(r));
+            houses.extend((0..n).map(|c| (r * n + c) as u32));
+        }
+        for c in 0..n {
+            kinds.push(HouseKind::Column(c));
+            houses.extend((0..n).map(|r| (r * n + c) as u32));
+        }
+        let boxed = matches!(layout, Layout::Boxes { .. });
+        let mut members: Vec<Vec<u32>> = vec![Vec::with_capacity(n); n];
+        for (cell, &r) in region_of.iter().enumerate() {
+            members[r as usize].push(cell as u32);
+        }
+        for (b, cells) in members.into_iter().enumerate() {
+            kinds.push(if boxed {
+                HouseKind::Box(b)
+            } else {
+                HouseKind::Region(b)
+            });
+            houses.extend(cells);
+        }
+        let mut g = Geometry {
+            n,
+            layout,
+            diagonals: false,
+            houses,
+            kinds,
+            cell_houses: Vec::new(),
+            cell_house_start: Vec::new(),
+            region_of,
+        };
+        g.index_cells();
+        g
+    }
+
+    fn add_diagonals(&mut self) {
+        let n = self.n;
+        self.kinds.push(HouseKind::Diagonal);
+        self.houses.extend((0..n).map(|i| (i * n + i) as u32));
+        self.kinds.push(HouseKind::AntiDiagonal);
+        self.houses.extend((0..n).map(|i| (i * n + (n - 1 - i)) as u32));
+        self.diagonals = true;
+        self.index_cells();
+    }
+
+    fn index_cells(&mut self) {
+        let cells = self.n * self.n;
+        let mut count = vec![0u32; cells + 1];
+        for &c in &self.houses {
+            count[c as usize + 1] += 1;
+        }
+        for i in 0..cells {
+            count[i + 1] += count[i];
+        }
+        let mut fill = count.clone();
+        let mut cell_houses = vec![0u32; self.houses.len()];
+        for h in 0..self.kinds.len() {
+            for &c in self.house(h) {
+                cell_houses[fill[c as usize] as usize] = h as u32;
+                fill[c as usize] += 1;
+            }
+        }
+        self.cell_houses = cell_houses;
+        self.cell_house_start = count;
+    }
+
+    /// Side `N`: the grid is `N x N` and digits are `1..=N`.
+    #[inline]
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Number of cells, `N * N`.
+    #[inline]
+    pub fn cells(&self) -> usize {
+        self.n * self.n
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Box shape `(rows, cols)` for a boxed layout, `None` for jigsaw regions.
+    pub fn box_shape(&self) -> Option<(usize, usize)> {
+        match self.layout {
+            Layout::Boxes { rows, cols } => Some((rows, cols)),
+            Layout::Regions(_) => None,
+        }
+    }
+
+    pub fn is_jigsaw(&self) -> bool {
+        matches!(self.layout, Layout::Regions(_))
+    }
+
+    pub fn has_diagonals(&self) -> bool {
+        self.diagonals
+    }
+
+    /// Number of houses: `3N`, plus 2 with diagonals.
+    #[inline]
+    pub fn house_count(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// Cells of house `h`.
+    #[inline]
+    pub fn house(&self, h: usize) -> &[u32] {
+        &self.houses[h * self.n..(h + 1) * self.n]
+    }
+
+    /// All houses, each a slice of `N` cells.
+    pub fn houses(&self) -> impl ExactSizeIterator<Item = &[u32]> + '_ {
+        self.houses.chunks_exact(self.n.max(1))
+    }
+
+    pub fn house_kind(&self, h: usize) -> HouseKind {
+        self.kinds[h]
+    }
+
+    /// Houses that contain `cell` (3, 4 or 5 of them).
+    #[inline]
+    pub fn houses_of(&self, cell: usize) -> &[u32] {
+        let (a, b) = (
+            self.cell_house_start[cell] as usize,
+            self.cell_house_start[cell + 1] as usize,
+        );
+        &self.cell_houses[a..b]
+    }
+
+    /// Box or region number of `cell` (the third house of every cell).
+    #[inline]
+    pub fn region_of(&self, cell: usize) -> usize {
+        self.region_of[cell] as usize
+    }
+
+    /// Region number of every cell.
+    pub fn regions(&self) -> &[u16] {
+        &self.region_of
+    }
+
+    #[inline]
+    pub fn row_of(&self, cell: usize) -> usize {
+        cell / self.n
+    }
+
+    #[inline]
+    pub fn col_of(&self, cell: usize) -> usize {
+        cell % self.n
+    }
+
+    /// Whether `cell` is on the main diagonal / anti-diagonal *and* this geometry has them.
+    pub fn on_diagonal(&self, cell: usize) -> bool {
+        self.diagonals && self.row_of(cell) == self.col_of(cell)
+    }
+
+    pub fn on_anti_diagonal(&self, cell: usize) -> bool {
+        self.diagonals && self.row_of(cell) + self.col_of(cell) == self.n - 1
+    }
+
+    /// First region (0-based) whose cells are not 4-connected, if any.
+    pub fn disconnected_region(&self) -> Option<usize> {
+        let n = self.n;
+        let mut seen = vec![false; n * n];
+        let mut done = vec![false; n];
+        for start in 0..n * n {
+            let r = self.region_of[start];
+            if done[r as usize] {
+                continue;
+            }
+            done[r as usize] = true;
+            let mut stack = vec![start];
+            seen[start] = true;
+            let mut reached = 1;
+            while let Some(c) = stack.pop() {
+                let (row, col) = (c / n, c % n);
+                let mut visit = |d: usize| {
+                    if !seen[d] && self.region_of[d] == r {
+                        seen[d] = true;
+                        reached += 1;
+                        stack.push(d);
+                    }
+                };
+                if row > 0 {
+                    visit(c - n);
+                }
+                if row + 1 < n {
+                    visit(c + n);
+                }
+                if col > 0 {
+                    visit(c - 1);
+                }
+                if col + 1 < n {
+                    visit(c + 1);
+                }
+            }
+            if reached != n {
+                return Some(r as usize);
+            }
+        }
+        None
+    }
+
+    /// Checks a complete grid (`N*N` digits in `1..=N`) against every house.
+    pub fn check_grid(&self, grid: &[u16]) -> Result<(), GridError> {
+        let n = self.n;
+        if grid.len() != n * n {
+            return Err(GridError::Length {
+                expected: n * n,
+                got: grid.len(),
+            });
+        }
+        if let Some(cell) = grid.iter().position(|&d| d == 0 || d as usize > n) {
+            return Err(GridError::Digit {
+                cell,
+                digit: grid[cell],
+            });
+        }
+        self.first_clash(grid).map_or(Ok(()), Err)
+    }
+
+    /// First house holding some digit twice (empty cells ignored), as a [`GridError::Clash`].
+    pub fn first_clash(&self, grid: &[u16]) -> Option<GridError> {
+        let n = self.n;
+        let mut seen = vec![u32::MAX; n + 1];
+        for h in 0..self.house_count() {
+            for &c in self.house(h) {
+                let d = grid[c as usize] as usize;
+                if d == 0 || d > n {
+                    continue;
+                }
+                if seen[d] == h as u32 {
+                    return Some(GridError::Clash {
+                        house: self.kinds[h],
+                        digit: d as u16,
+                    });
+                }
+                seen[d] = h as u32;
+            }
+        }
+        None
+    }
+}
+
+/// Why a grid fails the check against the houses.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GridError {
+    #[error("grid has {got} cells, expected {expected}")]
+    Length { expected: usize, got: usize },
+    #[error("cell {cell} holds {digit}, not a digit of this grid")]
+    Digit { cell: usize, digit: u16 },
+    #[error("{house} holds {digit} twice")]
+    Clash { house: HouseKind, digit: u16 },
+    #[error("cell {cell} was given as {given} but holds {got}")]
+    Given { cell: usize, given: u16, got: u16 },
+}
+
+fn check_side(n: usize) -> Result<(), GeometryError> {
+    if n == 0 || n > MAX_SIDE {
+        Err(GeometryError::Side(n))
+    } else {
+        Ok(())
+    }
+}
+
+/// Default box shape for side `n`: `R x C` with `R * C = n`, `R <= C`, as square as possible
+/// (4 -> 2x2, 6 -> 2x3, 8 -> 2x4, 9 -> 3x3, 12 -> 3x4). A prime `n` gets `1 x n` boxes, which
+/// repeat the rows: the puzzle is then a Latin square.
+pub fn default_box(n: usize) -> (usize, usize) {
+    let mut r = (n as f64).sqrt() as usize;
+    while r > 1 && n % r != 0 {
+        r -= 1;
+    }
+    let r = r.max(1);
+    (r, n / r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_boxes() {
+        assert_eq!(default_box(4), (2, 2));
+        assert_eq!(default_box(6), (2, 3));
+        assert_eq!(default_box(8), (2, 4));
+        assert_eq!(default_box(9), (3, 3));
+        assert_eq!(default_box(12), (3, 4));
+        assert_eq!(default_box(16), (4, 4));
+        assert_eq!(default_box(25), (5, 5));
+        assert_eq!(default_box(7), (1, 7));
+        assert_eq!(default_box(1), (1, 1));
+    }
+
+    #[test]
+    fn houses_of_classic_9x9() {
+        let g = Geometry::square(9).unwrap();
+        assert_eq!(g.house_count(), 27);
+        for c in 0..81 {
+            assert_eq!(g.houses_of(c).len(), 3);
+            for &h in g.houses_of(c) {
+                assert!(g.house(h as usize).contains(&(c as u32)));
+            }
+        }
+        // box 4 (the centre) holds cells of rows 3..6, columns 3..6
+        assert_eq!(g.house(18 + 4), &[30, 31, 32, 39, 40, 41, 48, 49, 50]);
+        let x = g.with_diagonals(true);
+        assert_eq!(x.house_count(), 29);
+        assert_eq!(x.houses_of(40).len(), 5);
+        assert_eq!(x.houses_of(1).len(), 3);
+    }
+
+    #[test]
+    fn six_by_six_boxes_are_two_by_three() {
+        let g = Geometry::square(6).unwrap();
+        assert_eq!(g.house(12), &[0, 1, 2, 6, 7, 8]);
+    }
+
+    #[test]
+    fn regions_are_checked() {
+        assert!(matches!(
+            Geometry::jigsaw(2, vec![0, 0, 0, 1]),
+            Err(GeometryError::RegionSize { .. })
+        ));
+        assert!(matches!(
+            Geometry::jigsaw(2, vec![0, 0, 2, 2]),
+            Err(GeometryError::RegionCount { .. })
+        ));
+        let g = Geometry::jigsaw(2, vec![0, 1, 1, 0]).unwrap();
+        assert_eq!(g.disconnected_region(), Some(0));
+        let g = Geometry::jigsaw(2, vec![0, 0, 1, 1]).unwrap();
+        assert_eq!(g.disconnected_region(), None);
+    }
+
+    #[test]
+    fn sides_are_bounded() {
+        assert_eq!(Geometry::square(0), Err(GeometryError::Side(0)));
+        assert_eq!(
+            Geometry::square(MAX_SIDE + 1),
+            Err(GeometryError::Side(MAX_SIDE + 1))
+        );
+        assert!(Geometry::boxed(9, 2, 4).is_err());
+    }
+
+    #[test]
+    fn grid_check_finds_clashes() {
+        let g = Geometry::square(4).unwrap();
+        let good = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+        assert_eq!(g.check_grid(&good), Ok(()));
+        let mut bad = good;
+        bad.swap(0, 1);
+        assert!(matches!(g.check_grid(&bad), Err(GridError::Clash { .. })));
+        // this grid is a valid sudoku but fails the anti-diagonal (4, 1, 4, 4 ...)
+        let x = g.with_diagonals(true);
+        assert!(x.check_grid(&good).is_err());
+    }
+}
