@@ -169,6 +169,21 @@ pub struct Stats {
     pub backtracks: u64,
     /// Largest number of live nodes held at once (breadth-first search).
     pub max_live: Option<u64>,
+    /// Dancing links: Knuth's `updates` (+1 per item unlinked from the header list, +1 per
+    /// option node removed from another item's list).
+    pub updates: Option<u64>,
+    /// SAT backends that expose them: decisions, conflicts, propagations.
+    pub decisions: Option<u64>,
+    pub conflicts: Option<u64>,
+    pub propagations: Option<u64>,
+    /// Size of the CNF actually solved.
+    pub vars: Option<u64>,
+    pub clauses: Option<u64>,
+    pub literals: Option<u64>,
+    /// Size of the exact-cover matrix actually solved (items, options, ones = option entries).
+    pub items: Option<u64>,
+    pub options: Option<u64>,
+    pub ones: Option<u64>,
     /// Engine-specific named counts, e.g. `naked_singles`, in a fixed order per engine.
     pub counters: Vec<(&'static str, u64)>,
 }

@@ -256,6 +256,16 @@ impl Geometry {
         self.diagonals
     }
 
+    /// Short name of the variant: `classic`, `jigsaw`, `x` or `jigsaw-x`.
+    pub fn variant(&self) -> &'static str {
+        match (self.is_jigsaw(), self.diagonals) {
+            (false, false) => "classic",
+            (true, false) => "jigsaw",
+            (false, true) => "x",
+            (true, true) => "jigsaw-x",
+        }
+    }
+
     /// Number of houses: `3N`, plus 2 with diagonals.
     #[inline]
     pub fn house_count(&self) -> usize {

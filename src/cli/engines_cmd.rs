@@ -1,0 +1,34 @@
+//! `sudolab engines`: the registry, for people.
+
+use crate::engines::ENGINES;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Text describing every engine: name, summary, source, counters, limits.
+pub fn describe_engines() -> String {
+    let mut s = String::new();
+    for e in ENGINES {
+        s.push_str(&format!("{}\n", e.name));
+        s.push_str(&format!("    {}\n", e.summary));
+        s.push_str(&format!("    source:       {}\n", e.source));
+        s.push_str(&format!("    nodes:        {}\n", e.nodes));
+        s.push_str(&format!("    counters:     {}\n", e.counters));
+        let side = match e.max_side {
+            Some(n) => format!("up to {n}x{n}"),
+            None => "any size the model accepts".to_string(),
+        };
+        s.push_str(&format!("    sizes:        {side}\n"));
+        s.push_str(&format!("    capabilities: {}\n\n", e.capabilities));
+    }
+    s.push_str(
+        "Every engine: guesses = branch points with two or more alternatives; \
+         backtracks = dead ends (nodes whose every alternative failed).\n",
+    );
+    s
+}
+
+pub fn run() -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(describe_engines().as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
