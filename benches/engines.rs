@@ -14,7 +14,9 @@ use sudolab::engines::{self, EngineOptions, Limits, Status};
 use sudolab::puzzle::{read_file, Puzzle, ReadOptions};
 
 fn load(name: &str) -> Vec<Puzzle> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name);
     let (_, puzzles) = read_file(&path, &ReadOptions::default()).expect("data file");
     puzzles.into_iter().map(|p| p.puzzle).collect()
 }

@@ -64,7 +64,12 @@ fn agree(p: &Puzzle) -> (Status, u64) {
             p.givens()
         );
         if exhausted {
-            assert_eq!(so, sols, "{name} vs {first}: solution sets differ on {:?}", p.givens());
+            assert_eq!(
+                so,
+                sols,
+                "{name} vs {first}: solution sets differ on {:?}",
+                p.givens()
+            );
         }
     }
     (*status, *count)

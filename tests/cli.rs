@@ -10,7 +10,9 @@ fn sudolab() -> Command {
 }
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
 }
 
 fn run(args: &[&str]) -> Output {
@@ -147,13 +149,19 @@ fn solutions_print_in_the_input_form_and_reload() {
     let o = run(&["solve", pe96.to_str().unwrap(), "--engine", "human"]);
     assert!(o.status.success());
     let text = stdout(&o);
-    assert!(text.contains("483921657"), "grid form expected:\n{}", &text[..400]);
+    assert!(
+        text.contains("483921657"),
+        "grid form expected:\n{}",
+        &text[..400]
+    );
     // The printed solutions are themselves a puzzle file: solve it again, all unique, 0 guesses.
     let again = run_stdin(&["solve", "--csv", "-"], text.as_bytes());
     assert!(again.status.success(), "{}", stderr(&again));
     let rows = csv_rows(&again);
     assert_eq!(rows.len(), 50);
-    assert!(rows.iter().all(|r| r["status"] == "unique" && r["clues"] == "81"));
+    assert!(rows
+        .iter()
+        .all(|r| r["status"] == "unique" && r["clues"] == "81"));
     let line = run(&["solve", pe96.to_str().unwrap(), "--output", "line"]);
     assert!(stdout(&line).lines().any(|l| l.starts_with("483921657")));
 }
@@ -194,7 +202,10 @@ fn engines_lists_every_engine_with_its_counts() {
     }
     assert!(text.contains("nodes:"));
     let help = run(&["solve", "--help"]);
-    assert!(stdout(&help).contains("nodes:"), "solve --help explains nodes");
+    assert!(
+        stdout(&help).contains("nodes:"),
+        "solve --help explains nodes"
+    );
 }
 
 /// Bad input: an error that names the file, a line and a column, exit 2, never a panic.
@@ -202,14 +213,26 @@ fn engines_lists_every_engine_with_its_counts() {
 fn bad_input_is_reported_with_position() {
     let dir = tempfile::tempdir().unwrap();
     let cases: Vec<(&str, Vec<u8>, Vec<&str>)> = vec![
-        ("short.txt", format!("{}\n", "1".repeat(80)).into_bytes(), vec![]),
+        (
+            "short.txt",
+            format!("{}\n", "1".repeat(80)).into_bytes(),
+            vec![],
+        ),
         (
             "symbol.txt",
             format!("12345678?{}\n", ".".repeat(72)).into_bytes(),
             vec![],
         ),
-        ("too-big.txt", format!("A{}\n", ".".repeat(80)).into_bytes(), vec![]),
-        ("side.txt", format!("{}\n", ".".repeat(1100 * 1100)).into_bytes(), vec![]),
+        (
+            "too-big.txt",
+            format!("A{}\n", ".".repeat(80)).into_bytes(),
+            vec![],
+        ),
+        (
+            "side.txt",
+            format!("{}\n", ".".repeat(1100 * 1100)).into_bytes(),
+            vec![],
+        ),
         ("empty.txt", Vec::new(), vec![]),
         ("comments.txt", b"# nothing here\n\n".to_vec(), vec![]),
         (
@@ -240,7 +263,10 @@ fn bad_input_is_reported_with_position() {
         assert_eq!(o.status.code(), Some(2), "{name}: {err}");
         assert!(!err.contains("panicked"), "{name}: {err}");
         let prefix = format!("{}:", path.display());
-        assert!(err.contains(&prefix), "{name}: error must name the file: {err}");
+        assert!(
+            err.contains(&prefix),
+            "{name}: error must name the file: {err}"
+        );
         let pos = err.split(&prefix).nth(1).unwrap_or("");
         let mut parts = pos.splitn(3, ':');
         let line = parts.next().unwrap_or("");
@@ -249,12 +275,20 @@ fn bad_input_is_reported_with_position() {
             line.trim().parse::<usize>().is_ok() && col.trim().parse::<usize>().is_ok(),
             "{name}: error must give line and column: {err}"
         );
-        assert!(o.stdout.is_empty(), "{name}: nothing solved from a bad file");
+        assert!(
+            o.stdout.is_empty(),
+            "{name}: nothing solved from a bad file"
+        );
     }
     let missing = run(&["solve", "/no/such/file.txt"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(stderr(&missing).contains("/no/such/file.txt"));
-    let usage = run(&["solve", "--engine", "nope", data("pe96.txt").to_str().unwrap()]);
+    let usage = run(&[
+        "solve",
+        "--engine",
+        "nope",
+        data("pe96.txt").to_str().unwrap(),
+    ]);
     assert_eq!(usage.status.code(), Some(2));
     assert!(stderr(&usage).contains("unknown engine"));
     let bad_flag = run(&["solve", "--time-limit", "-3"]);

@@ -7,7 +7,9 @@
 mod engines_cmd;
 mod solve;
 
-use clap::{Parser, Subcommand};
+use crate::puzzle::{read_file, Alphabet, Format, OutputFormat, ReadOptions, SourcedPuzzle};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Exit status for bad input or usage.
@@ -57,10 +59,6 @@ pub fn main() -> ExitCode {
     }
 }
 
-use crate::puzzle::{read_file, Alphabet, Format, OutputFormat, ReadOptions, SourcedPuzzle};
-use clap::{Args, ValueEnum};
-use std::path::Path;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
     Line,
@@ -102,8 +100,14 @@ fn parse_box(s: &str) -> Result<(usize, usize), String> {
     let (r, c) = s
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("{s:?}: expected RxC, e.g. 2x3"))?;
-    let r: usize = r.trim().parse().map_err(|_| format!("{s:?}: bad row count"))?;
-    let c: usize = c.trim().parse().map_err(|_| format!("{s:?}: bad column count"))?;
+    let r: usize = r
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?}: bad row count"))?;
+    let c: usize = c
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?}: bad column count"))?;
     if r == 0 || c == 0 {
         return Err(format!("{s:?}: box sides must be positive"));
     }
@@ -145,7 +149,11 @@ impl InputArgs {
                 Format::Line | Format::Jigsaw => OutputFormat::Line,
             };
             sets.push(PuzzleSet {
-                source: if f == "-" { "<stdin>".into() } else { f.clone() },
+                source: if f == "-" {
+                    "<stdin>".into()
+                } else {
+                    f.clone()
+                },
                 format,
                 output,
                 puzzles,

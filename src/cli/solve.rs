@@ -137,7 +137,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
 
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut csv = args.csv.then(|| csv::Writer::from_writer(std::io::stdout()));
+    let mut csv = args
+        .csv
+        .then(|| csv::Writer::from_writer(std::io::stdout()));
     if let Some(w) = csv.as_mut() {
         w.write_record(CSV_COLUMNS)?;
         w.flush()?;
@@ -250,7 +252,11 @@ impl Row<'_> {
         let solution = o
             .solutions
             .first()
-            .map(|s| write_grid(s, g, OutputFormat::Line, None).trim_end().to_string())
+            .map(|s| {
+                write_grid(s, g, OutputFormat::Line, None)
+                    .trim_end()
+                    .to_string()
+            })
             .unwrap_or_default();
         vec![
             self.source.to_string(),

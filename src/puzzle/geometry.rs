@@ -62,7 +62,11 @@ pub enum GeometryError {
     #[error("region layout names {got} regions, expected {n}")]
     RegionCount { n: usize, got: usize },
     #[error("region {region} has {size} cells, expected {n}")]
-    RegionSize { n: usize, region: usize, size: usize },
+    RegionSize {
+        n: usize,
+        region: usize,
+        size: usize,
+    },
     #[error("region {region} is not connected")]
     RegionDisconnected { region: usize },
 }
@@ -123,10 +127,7 @@ impl Geometry {
         for &r in &region {
             let r = r as usize;
             if r >= n {
-                return Err(GeometryError::RegionCount {
-                    n,
-                    got: r + 1,
-                });
+                return Err(GeometryError::RegionCount { n, got: r + 1 });
             }
             if size[r] == 0 {
                 distinct += 1;
@@ -198,7 +199,8 @@ impl Geometry {
         self.kinds.push(HouseKind::Diagonal);
         self.houses.extend((0..n).map(|i| (i * n + i) as u32));
         self.kinds.push(HouseKind::AntiDiagonal);
-        self.houses.extend((0..n).map(|i| (i * n + (n - 1 - i)) as u32));
+        self.houses
+            .extend((0..n).map(|i| (i * n + (n - 1 - i)) as u32));
         self.diagonals = true;
         self.index_cells();
     }

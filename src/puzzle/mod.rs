@@ -8,9 +8,7 @@ pub use format::{
     detect_format, read_file, read_str, write_grid, Alphabet, Format, OutputFormat, ParseError,
     ParseErrorKind, ReadOptions, SourcedPuzzle,
 };
-pub use geometry::{
-    default_box, Geometry, GeometryError, GridError, HouseKind, Layout, MAX_SIDE,
-};
+pub use geometry::{default_box, Geometry, GeometryError, GridError, HouseKind, Layout, MAX_SIDE};
 
 use std::sync::Arc;
 

@@ -44,7 +44,11 @@ fn fill_rec(
         return false;
     }
     *budget -= 1;
-    let full = if g.n() == 32 { u32::MAX } else { (1u32 << g.n()) - 1 };
+    let full = if g.n() == 32 {
+        u32::MAX
+    } else {
+        (1u32 << g.n()) - 1
+    };
     let mut best: Option<(usize, u32)> = None;
     for c in 0..g.cells() {
         if grid[c] != 0 {
@@ -155,7 +159,12 @@ pub fn geometry(kind: u8, n: usize, rng: &mut TestRng) -> Arc<Geometry> {
 
 /// A puzzle cut from a random full grid: `holes` cells emptied at random; with `spoil`, one
 /// more empty cell gets a random digit (often making the puzzle unsat, sometimes clashing).
-pub fn puzzle_from(g: Arc<Geometry>, rng: &mut TestRng, holes: usize, spoil: bool) -> Option<Puzzle> {
+pub fn puzzle_from(
+    g: Arc<Geometry>,
+    rng: &mut TestRng,
+    holes: usize,
+    spoil: bool,
+) -> Option<Puzzle> {
     let mut grid = random_grid(&g, rng)?;
     let mut cells: Vec<usize> = (0..g.cells()).collect();
     cells.shuffle(rng);
