@@ -5,8 +5,9 @@ mod format;
 mod geometry;
 
 pub use format::{
-    detect_format, read_file, read_str, write_grid, Alphabet, Format, OutputFormat, ParseError,
-    ParseErrorKind, ReadOptions, SourcedPuzzle,
+    detect_format, detect_format_with, format_of_output, read_bytes, read_file, read_str,
+    write_grid, write_puzzle, Alphabet, Format, OutputFormat, ParseError, ParseErrorKind,
+    ReadOptions, RowsEnd, SourcedPuzzle,
 };
 pub use geometry::{default_box, Geometry, GeometryError, GridError, HouseKind, Layout, MAX_SIDE};
 

@@ -1,0 +1,170 @@
+//! The line format (one puzzle per line) and the line form of jigsaw.
+
+use super::text::{
+    char_len, classify, isqrt, lines, meaningful_lines, LineKind, RegionNames, Symbols, UNKNOWN,
+};
+use super::{Layout, OutputFormat, ParseError, ParseErrorKind, Reader, MAX_SIDE};
+
+/// Reads every line of the input as a puzzle (with its region layout if `jigsaw`).
+pub(super) fn read(r: &mut Reader, jigsaw: bool) -> Result<(), ParseError> {
+    let text = r.ctx.text;
+    for (number, line) in lines(text) {
+        let LineKind::Content(start) = classify(line) else {
+            continue;
+        };
+        let rest = &line[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let givens = &rest[..end];
+        let at = |r: &Reader, offset: usize, kind| r.ctx.error_at(number, line, offset, kind);
+        let (n, cells) = parse_cells(&r.symbols, givens).map_err(|(o, k)| at(r, start + o, k))?;
+        let layout = if jigsaw {
+            let after = &rest[end..];
+            let trimmed = after.trim_start();
+            let expected = n * n;
+            if trimmed.is_empty() {
+                return Err(at(
+                    r,
+                    line.len(),
+                    ParseErrorKind::MissingLayout { expected },
+                ));
+            }
+            let lay_start = start + end + (after.len() - trimmed.len());
+            let lay = &trimmed[..trimmed.find(char::is_whitespace).unwrap_or(trimmed.len())];
+            let found = char_len(lay);
+            if found != expected {
+                let kind = ParseErrorKind::LayoutLength { expected, found };
+                return Err(at(r, lay_start, kind));
+            }
+            let mut names = RegionNames::with_capacity(expected);
+            for (i, c) in lay.char_indices() {
+                names.push(&lay[i..i + c.len_utf8()]);
+            }
+            Layout::Regions(names.finish(n).map_err(|k| at(r, lay_start, k))?)
+        } else {
+            let (rows, cols) = r.box_shape(n).map_err(|k| at(r, start, k))?;
+            Layout::Boxes(rows, cols)
+        };
+        r.push(n, layout, cells, number, None, OutputFormat::Line)
+            .map_err(|k| at(r, start, k))?;
+    }
+    Ok(())
+}
+
+/// Parses the `N*N` symbols of a line puzzle. Errors carry the byte offset in `token`.
+fn parse_cells(
+    symbols: &Symbols,
+    token: &str,
+) -> Result<(usize, Vec<u16>), (usize, ParseErrorKind)> {
+    let length = char_len(token);
+    let n = isqrt(length);
+    if n * n != length || n == 0 {
+        return Err((0, ParseErrorKind::BadLength { length }));
+    }
+    if n > MAX_SIDE {
+        return Err((0, ParseErrorKind::SideTooLarge { side: n }));
+    }
+    let mut cells = Vec::with_capacity(length);
+    let bad = |offset: usize, c: char, v: u16| {
+        if v == UNKNOWN {
+            (offset, ParseErrorKind::UnknownSymbol { symbol: c })
+        } else {
+            let kind = ParseErrorKind::DigitAboveSide {
+                token: c.to_string(),
+                digit: u64::from(v),
+                side: n,
+            };
+            (offset, kind)
+        }
+    };
+    if token.is_ascii() {
+        for (i, &b) in token.as_bytes().iter().enumerate() {
+            let v = symbols.byte_value(b);
+            if v as usize > n {
+                return Err(bad(i, b as char, v));
+            }
+            cells.push(v);
+        }
+    } else {
+        for (i, c) in token.char_indices() {
+            let v = symbols.char_value(c);
+            if v as usize > n {
+                return Err(bad(i, c, v));
+            }
+            cells.push(v);
+        }
+    }
+    Ok((n, cells))
+}
+
+/// Whether `token` looks like a line puzzle rather than a contiguous grid row: `N*N`
+/// characters with `N >= 4`, no comma, and (if `N*N` is short enough for a grid row written
+/// with the alphabet) no symbol naming a digit in `N+1..=N*N`.
+pub(super) fn looks_like_line(token: &str, symbols: &Symbols) -> bool {
+    let length = char_len(token);
+    let n = isqrt(length);
+    if n * n != length || n < 4 || token.contains(',') {
+        return false;
+    }
+    if length > symbols.alphabet().len() {
+        // Too long for a contiguous grid row: the alphabet cannot write its digits.
+        return true;
+    }
+    !token.chars().any(|c| {
+        let v = symbols.char_value(c) as usize;
+        v != UNKNOWN as usize && v > n && v <= length
+    })
+}
+
+/// Whether a first line `t1 t2 ...` is a jigsaw line: `t1` and `t2` have the same length
+/// `N*N` (`N >= 2`), `t1` has no comma, and `t2` is a region layout with no `.` that is not a
+/// Latin square (so not a solution written after its puzzle).
+pub(super) fn looks_like_jigsaw_line(t1: &str, t2: &str, _symbols: &Symbols) -> bool {
+    let length = char_len(t1);
+    let n = isqrt(length);
+    if n * n != length || !(2..=MAX_SIDE).contains(&n) || char_len(t2) != length {
+        return false;
+    }
+    if t1.contains(',') || t2.contains('.') {
+        return false;
+    }
+    let mut names = RegionNames::with_capacity(length);
+    for (i, c) in t2.char_indices() {
+        names.push(&t2[i..i + c.len_utf8()]);
+    }
+    let Ok(regions) = names.finish(n) else {
+        return false;
+    };
+    !is_latin(&regions, n)
+}
+
+/// Whether no row holds a region twice (a Latin square: each region one cell per row).
+pub(super) fn is_latin(regions: &[u16], n: usize) -> bool {
+    let mut seen = vec![usize::MAX; n];
+    for (cell, &reg) in regions.iter().enumerate() {
+        let row = cell / n;
+        let slot = &mut seen[reg as usize % n];
+        if *slot == row {
+            return false;
+        }
+        *slot = row;
+    }
+    true
+}
+
+/// For jigsaw input: whether it is in the line form. True when the first meaningful line
+/// holds two strings, the first of square length `>= 4` with no comma, or one string that
+/// looks like a line puzzle.
+pub(super) fn jigsaw_is_line_form(text: &str, symbols: &Symbols) -> bool {
+    let Some((_, first)) = meaningful_lines(text).next() else {
+        return false;
+    };
+    let mut words = first.split_whitespace();
+    let t1 = words.next().unwrap_or("");
+    if words.next().is_some() {
+        let length = char_len(t1);
+        let n = isqrt(length);
+        n * n == length && n >= 2 && !t1.contains(',')
+    } else {
+        looks_like_line(t1, symbols)
+    }
+}
