@@ -7,7 +7,7 @@
 mod engines_cmd;
 mod solve;
 
-use crate::puzzle::{read_file, Alphabet, Format, OutputFormat, ReadOptions, SourcedPuzzle};
+use crate::puzzle::{read_file, Alphabet, Format, ReadOptions, SourcedPuzzle};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::Path;
 use std::process::ExitCode;
@@ -91,8 +91,6 @@ pub struct PuzzleSet {
     /// The file name as given (`<stdin>` for standard input).
     pub source: String,
     pub format: Format,
-    /// Output form matching the input's form.
-    pub output: OutputFormat,
     pub puzzles: Vec<SourcedPuzzle>,
 }
 
@@ -144,10 +142,6 @@ impl InputArgs {
         let mut sets = Vec::with_capacity(files.len());
         for f in files {
             let (format, puzzles) = read_file(Path::new(f), &options)?;
-            let output = match format {
-                Format::Grid => OutputFormat::Grid,
-                Format::Line | Format::Jigsaw => OutputFormat::Line,
-            };
             sets.push(PuzzleSet {
                 source: if f == "-" {
                     "<stdin>".into()
@@ -155,7 +149,6 @@ impl InputArgs {
                     f.clone()
                 },
                 format,
-                output,
                 puzzles,
             });
         }

@@ -146,12 +146,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let alphabet = args.input.alphabet()?;
     for set in &sets {
-        let output = match args.output {
-            Some(OutputArg::Line) => OutputFormat::Line,
-            Some(OutputArg::Grid) => OutputFormat::Grid,
-            None => set.output,
-        };
         for (i, sp) in set.puzzles.iter().enumerate() {
+            let output = match args.output {
+                Some(OutputArg::Line) => OutputFormat::Line,
+                Some(OutputArg::Grid) => OutputFormat::Grid,
+                None => sp.form,
+            };
             let outcome = engines::run(engine.as_mut(), &sp.puzzle, &limits);
             if outcome.status == engines::Status::Error {
                 eprintln!(

@@ -172,6 +172,10 @@ fn line_accepts_zero_lowercase_and_crlf() {
     let (_, ps) = read(&text).unwrap();
     assert_eq!(ps.len(), 2);
     assert_eq!(ps[0].puzzle, ps[1].puzzle);
+    // Old Mac line ends (lone CR): every puzzle is read, none silently dropped.
+    let (_, ps) = read(&format!("{a}\r{b}\r# c\r{a}")).unwrap();
+    assert_eq!(ps.len(), 3);
+    assert_eq!(ps[2].line, 4);
     // 16x16 in lower case
     let g = puzzle_of(4, 4);
     let (_, ps) = read(&line_of(&g).to_lowercase()).unwrap();

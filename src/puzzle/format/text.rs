@@ -72,13 +72,28 @@ pub(super) fn offset_in(whole: &str, part: &str) -> usize {
     part.as_ptr() as usize - whole.as_ptr() as usize
 }
 
-/// Lines with their 1-based numbers, without line terminators (`\n`, `\r\n`). A final line
-/// terminator does not start another line.
+/// Lines with their 1-based numbers, without line terminators (`\n`, `\r\n`, or a lone `\r`
+/// as old Mac files have: read as one line, such a file would silently lose every puzzle
+/// after the first). A final line terminator does not start another line.
 pub(super) fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let text = text.strip_suffix('\n').unwrap_or(text);
-    text.split('\n')
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
+    let mut rest = text;
+    let mut number = 0;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        number += 1;
+        let line = match rest.find(['\n', '\r']) {
+            None => std::mem::take(&mut rest),
+            Some(i) => {
+                let end = if rest[i..].starts_with("\r\n") { 2 } else { 1 };
+                let line = &rest[..i];
+                rest = &rest[i + end..];
+                line
+            }
+        };
+        Some((number, line))
+    })
 }
 
 /// What a line is, before any format looks at it.
