@@ -22,7 +22,8 @@ pub fn describe_engines() -> String {
     }
     s.push_str(
         "Every engine: guesses = branch points with two or more alternatives; \
-         backtracks = dead ends (nodes whose every alternative failed).\n",
+         backtracks = dead ends (nodes with no alternative at all: a cell with no digit \
+         allowed, a contradiction, an item with no option).\n",
     );
     s
 }

@@ -43,17 +43,17 @@
 //! - `guesses`: arrivals at an empty cell that, at the moment of arrival, has two or more
 //!   digits allowed by the tables (a branch point with two or more alternatives). It is
 //!   counted on arrival, whether or not the search later comes back to try the second digit.
-//! - `backtracks`: dead ends, i.e. arrivals at an empty cell after which the search goes back
-//!   to the previous empty cell (every digit of the cell tried, or none allowed) *without any
-//!   solution having been found since the arrival*. A cell left backwards after a solution
-//!   was found below it (when counting past the first solution) is not a dead end. A search
-//!   stopped by a limit or the solution cap counts only the dead ends completed before the
-//!   stop.
-//! - `wipeouts` (engine-specific counter): arrivals at an empty cell where the tables allow no
-//!   digit at all. These are the dead ends in the narrow sense that `bnb` counts as its
-//!   `backtracks` (a node with no feasible digit); on a search of the whole tree the two
-//!   numbers are equal, while `backtracks` above also counts cells whose digits were all
-//!   allowed but failed further on.
+//! - `backtracks`: dead ends, i.e. arrivals at an empty cell where the tables allow no digit
+//!   at all, so the search must go back. This is the definition every engine shares (a node
+//!   with no alternative left: `bnb`'s node with no feasible digit, `human`'s contradiction,
+//!   DLX's item with no option), so the column is comparable across engines.
+//! - `failed_cells` (engine-specific counter): arrivals at an empty cell after which the search
+//!   goes back to the previous empty cell (every digit of the cell tried, or none allowed)
+//!   *without any solution having been found since the arrival*, i.e. nodes whose whole
+//!   subtree failed. A cell left backwards after a solution was found below it (when counting
+//!   past the first solution) does not count. A search stopped by a limit or the solution cap
+//!   counts only those completed before the stop. On a unique puzzle searched to the end this
+//!   is `nodes` minus the number of empty cells.
 //! - `max_live` is `None` (no queue).
 //!
 //! Memory is `O(cells + houses * N)`, allocated once per puzzle; nothing is allocated per
@@ -72,10 +72,10 @@ pub static INFO: EngineInfo = EngineInfo {
              diagonals), iterative instead of recursive, counting past the first solution",
     nodes: "assignments tried: each placement of a digit into an empty cell",
     counters: "guesses = arrivals at an empty cell with >= 2 digits allowed by the tables; \
-               backtracks = arrivals at an empty cell after which the search returns to the \
-               previous empty cell with no solution found since the arrival (dead ends); \
-               wipeouts = arrivals at an empty cell with no digit allowed; max_live not \
-               applicable",
+               backtracks = dead ends: arrivals at an empty cell with no digit allowed; \
+               failed_cells = arrivals at an empty cell after which the search returns to the \
+               previous empty cell with no solution found since the arrival (failed subtrees); \
+               max_live not applicable",
     max_side: None,
     capabilities: "any N the model accepts (up to 1024), boxes, jigsaw regions, diagonals; \
                    no options",
@@ -94,7 +94,7 @@ impl Engine for Backtrack {
     fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
         let mut search = Search::new(limits);
         if puzzle.clash().is_some() {
-            search.stats.bump("wipeouts", 0);
+            search.stats.bump("failed_cells", 0);
             return search.finish_unsat();
         }
         let geometry = puzzle.geometry();
@@ -120,7 +120,7 @@ impl Engine for Backtrack {
         // (false, and the cell then holds the digit placed last time).
         let mut p = 0usize;
         let mut arriving = true;
-        let mut wipeouts = 0u64;
+        let mut failed_cells = 0u64;
         loop {
             if p == empties.len() {
                 // Every cell is filled: the source's "ya llegamos al resultado".
@@ -157,10 +157,10 @@ impl Engine for Backtrack {
                 }
                 None => {
                     if arriving {
-                        wipeouts += 1;
+                        search.stats.backtracks += 1;
                     }
                     if search.count() == found_at_arrival[p] {
-                        search.stats.backtracks += 1;
+                        failed_cells += 1;
                     }
                     if p == 0 {
                         break; // the whole space is exhausted
@@ -170,7 +170,7 @@ impl Engine for Backtrack {
                 }
             }
         }
-        search.stats.bump("wipeouts", wipeouts);
+        search.stats.bump("failed_cells", failed_cells);
         search.finish()
     }
 }
@@ -470,14 +470,14 @@ mod tests {
             let (rows, cols) = p.geometry().box_shape().unwrap();
             let r = Pon::run(p.givens(), rows, cols, max);
             let o = solve(&p, max);
-            let wipeouts = o.stats.counter("wipeouts").unwrap();
+            let failed_cells = o.stats.counter("failed_cells").unwrap();
             assert_eq!(
                 (
                     o.count,
                     o.stats.nodes,
                     o.stats.guesses,
-                    o.stats.backtracks,
-                    wipeouts
+                    failed_cells,
+                    o.stats.backtracks
                 ),
                 (r.sols, r.nodes, r.guesses, r.backtracks, r.wipeouts)
             );

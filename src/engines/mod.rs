@@ -6,7 +6,10 @@
 //! [`EngineInfo::nodes`]; `guesses` and `backtracks` mean the same thing everywhere:
 //!
 //! - `guesses`: branch points with two or more alternatives (tdoku's metric);
-//! - `backtracks`: dead ends, i.e. nodes whose every alternative failed.
+//! - `backtracks`: dead ends, i.e. nodes at which the search finds no alternative at all (a
+//!   cell with no digit allowed, a contradiction after propagation, an item with no option)
+//!   and must go back. Failures of whole subtrees are not counted here; engines that track
+//!   them report them as a named counter.
 //!
 //! Adding an engine = one module and one line in [`ENGINES`].
 
