@@ -8,3 +8,4 @@ pub mod cli;
 pub mod engines;
 pub mod puzzle;
 pub mod timing;
+pub mod verify;

@@ -2,10 +2,12 @@
 //! its arguments and calls the library; nothing here knows how an engine works.
 //!
 //! Exit status (a contract for scripts): 0 when every puzzle was processed, whatever its
-//! status; 2 on bad input or bad usage (a message names the file, line and column).
+//! status; 1 when `verify` found a disagreement; 2 on bad input or bad usage (a message
+//! names the file, line and column).
 
 mod engines_cmd;
 mod solve;
+mod verify;
 
 use crate::puzzle::{read_file, Alphabet, Format, ReadOptions, SourcedPuzzle};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -21,7 +23,7 @@ pub const EXIT_BAD_INPUT: u8 = 2;
     version,
     about = "Reductions of Sudoku-family puzzles: classic engines, CNF, exact cover, experiments",
     after_help = "Exit status: 0 when every puzzle was processed (whatever its status), \
-                  2 on bad input or usage."
+                  1 when verify found a disagreement, 2 on bad input or usage."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -34,6 +36,9 @@ enum Command {
     Solve(solve::SolveArgs),
     /// List the engines, their sources, capabilities and what their counts mean.
     Engines,
+    /// Run every engine and reduction variant on each puzzle and check they all agree
+    /// (exit 1 on any disagreement).
+    Verify(verify::VerifyArgs),
 }
 
 /// Runs the command line and returns the process exit status.
@@ -49,6 +54,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Engines => engines_cmd::run(),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(code) => code,

@@ -80,6 +80,7 @@ pub static INFO: EngineInfo = EngineInfo {
     capabilities: "any N the model accepts (up to 1024), boxes, jigsaw regions, diagonals; \
                    no options",
     make,
+    variants: super::no_variants,
 };
 
 fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {

@@ -12,6 +12,7 @@ pub static INFO: EngineInfo = EngineInfo {
     max_side: None,
     capabilities: "",
     make,
+    variants: super::no_variants,
 };
 
 fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {

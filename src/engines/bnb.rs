@@ -99,6 +99,7 @@ pub static INFO: EngineInfo = EngineInfo {
                    insertion order); live queue bounded by max_live and a 1 GiB board budget \
                    (memory-limit)",
     make,
+    variants,
 };
 
 /// How the live nodes are kept.
@@ -118,6 +119,14 @@ impl Order {
             _ => None,
         }
     }
+}
+
+/// `verify` also runs the two other orders: all three must find the same solutions.
+fn variants() -> Vec<EngineOptions> {
+    ["lifo", "best"]
+        .iter()
+        .map(|o| EngineOptions::new().with("order", o))
+        .collect()
 }
 
 fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {

@@ -275,7 +275,7 @@ pub trait Engine: Send {
 /// Options of an engine configuration (`order=lifo`, later `encoding=extended`, ...). Each
 /// engine reads the keys it knows and rejects the others, so a typo is an error, not a
 /// silently ignored knob.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EngineOptions(pub BTreeMap<String, String>);
 
 impl EngineOptions {
@@ -305,6 +305,64 @@ impl EngineOptions {
     }
 }
 
+/// An engine configuration: a registered name plus options, written `name` or
+/// `name:key=value,key=value` (e.g. `sat:encoding=minimal,amo=sequential`). Used by
+/// `verify`, experiment files and CSV rows, so one string names one configuration everywhere.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EngineSpec {
+    pub name: String,
+    pub options: EngineOptions,
+}
+
+impl EngineSpec {
+    pub fn new(name: &str) -> Self {
+        EngineSpec {
+            name: name.to_string(),
+            options: EngineOptions::new(),
+        }
+    }
+
+    pub fn with(mut self, key: &str, value: &str) -> Self {
+        self.options = self.options.with(key, value);
+        self
+    }
+
+    /// Makes the engine this spec names.
+    pub fn make(&self) -> Result<Box<dyn Engine>, String> {
+        make(&self.name, &self.options)
+    }
+}
+
+impl fmt::Display for EngineSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        for (i, (k, v)) in self.options.0.iter().enumerate() {
+            write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for EngineSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (name, rest) = s.split_once(':').unwrap_or((s, ""));
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(format!("{s:?}: empty engine name"));
+        }
+        let mut spec = EngineSpec::new(name);
+        for kv in rest.split(',').map(str::trim).filter(|kv| !kv.is_empty()) {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("{s:?}: option {kv:?} is not KEY=VALUE"))?;
+            spec = spec.with(k.trim(), v.trim());
+        }
+        Ok(spec)
+    }
+}
+
 /// A registry entry: what the engine is, where it comes from, what it counts, how to make it.
 pub struct EngineInfo {
     pub name: &'static str,
@@ -321,6 +379,30 @@ pub struct EngineInfo {
     /// Variants and options, for `sudolab engines`.
     pub capabilities: &'static str,
     pub make: fn(&EngineOptions) -> Result<Box<dyn Engine>, String>,
+    /// Option sets besides the default that `verify --engines all` also runs (every encoding,
+    /// order, backend ... that must agree with the rest).
+    pub variants: fn() -> Vec<EngineOptions>,
+}
+
+/// For [`EngineInfo::variants`]: the engine has no variant besides its default.
+pub fn no_variants() -> Vec<EngineOptions> {
+    Vec::new()
+}
+
+/// Every configuration `verify --engines all` runs: each engine with its default options,
+/// then each of its variants.
+pub fn all_configurations() -> Vec<EngineSpec> {
+    let mut specs = Vec::new();
+    for info in ENGINES {
+        specs.push(EngineSpec::new(info.name));
+        for options in (info.variants)() {
+            specs.push(EngineSpec {
+                name: info.name.to_string(),
+                options,
+            });
+        }
+    }
+    specs
 }
 
 /// Every engine, in the order `sudolab engines` lists them.
@@ -394,6 +476,18 @@ mod tests {
             Outcome::status_for(0, Some(Stop::Cancelled), &two),
             Status::TimeLimit
         );
+    }
+
+    #[test]
+    fn specs_round_trip() {
+        let spec: EngineSpec = "sat:encoding=minimal, amo=sequential".parse().unwrap();
+        assert_eq!(spec.name, "sat");
+        assert_eq!(spec.options.get("amo"), Some("sequential"));
+        assert_eq!(spec.to_string(), "sat:amo=sequential,encoding=minimal");
+        assert_eq!(spec.to_string().parse::<EngineSpec>().unwrap(), spec);
+        assert_eq!("human".parse::<EngineSpec>().unwrap().to_string(), "human");
+        assert!("sat:amo".parse::<EngineSpec>().is_err());
+        assert!(":x=1".parse::<EngineSpec>().is_err());
     }
 
     #[test]

@@ -1,0 +1,195 @@
+//! `sudolab verify`: every engine and reduction variant on every puzzle; any disagreement is
+//! printed in full and makes the exit status 1.
+
+use super::solve::parse_seconds;
+use super::InputArgs;
+use crate::engines::{self, EngineSpec, Limits};
+use crate::verify::verify;
+use anyhow::anyhow;
+use clap::Args;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// Puzzle files (`-` for standard input; none = standard input).
+    pub files: Vec<String>,
+
+    /// Configurations to compare: `all` (every engine with every variant: encodings, AMOs,
+    /// backends, orders), or a comma-separated list of specs such as
+    /// `human,bnb:order=lifo,sat:encoding=minimal,amo=sequential`.
+    #[arg(long, default_value = "all", value_name = "LIST|all")]
+    pub engines: String,
+
+    /// Count solutions up to K (0 = all) and compare.
+    #[arg(long, default_value_t = 2, value_name = "K")]
+    pub max_solutions: u64,
+
+    /// Per-run time limit; a run stopped by it is inconclusive, not a disagreement.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "10")]
+    pub time_limit: Duration,
+
+    /// Per-run node limit.
+    #[arg(long, value_name = "N")]
+    pub node_limit: Option<u64>,
+
+    /// Live-node limit of breadth-first search.
+    #[arg(long, value_name = "N")]
+    pub max_live: Option<u64>,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// Parses `a,b:k=v,k2=v2,c`: a piece with `=` but no `:` continues the previous spec.
+pub fn parse_spec_list(list: &str) -> anyhow::Result<Vec<EngineSpec>> {
+    if list.trim() == "all" {
+        return Ok(engines::all_configurations());
+    }
+    let mut texts: Vec<String> = Vec::new();
+    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match texts.last_mut() {
+            Some(last) if piece.contains('=') && !piece.contains(':') => {
+                last.push(if last.contains(':') { ',' } else { ':' });
+                last.push_str(piece);
+            }
+            _ => texts.push(piece.to_string()),
+        }
+    }
+    if texts.is_empty() {
+        return Err(anyhow!("--engines: empty list"));
+    }
+    texts
+        .iter()
+        .map(|t| {
+            t.parse::<EngineSpec>()
+                .map_err(|e| anyhow!("--engines: {e}"))
+        })
+        .collect()
+}
+
+pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let specs = parse_spec_list(&args.engines)?;
+    let mut engines = specs
+        .iter()
+        .map(|s| Ok((s.clone(), s.make().map_err(|e| anyhow!("{s}: {e}"))?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let limits = Limits {
+        max_solutions: args.max_solutions,
+        node_limit: args.node_limit,
+        time_limit: Some(args.time_limit),
+        max_live: args.max_live.or(Limits::default().max_live),
+        ..Limits::default()
+    };
+    let sets = args.input.load(&args.files)?;
+
+    let mut out = std::io::stdout().lock();
+    let (mut puzzles, mut agreed, mut runs) = (0usize, 0usize, 0usize);
+    let mut disagreements = 0usize;
+    let mut inconclusive: BTreeMap<String, usize> = BTreeMap::new();
+    let mut skipped: BTreeMap<String, usize> = BTreeMap::new();
+    let mut answers: BTreeMap<String, usize> = BTreeMap::new();
+    for set in &sets {
+        for (i, sp) in set.puzzles.iter().enumerate() {
+            puzzles += 1;
+            let v = verify(&sp.puzzle, &mut engines, &limits);
+            runs += v.runs.len();
+            for r in v.inconclusive() {
+                *inconclusive.entry(r.spec.to_string()).or_default() += 1;
+            }
+            for r in v.skipped() {
+                *skipped.entry(r.spec.to_string()).or_default() += 1;
+            }
+            if let Some(a) = v.answer() {
+                *answers.entry(a.status.to_string()).or_default() += 1;
+            }
+            if v.agrees() {
+                agreed += 1;
+                continue;
+            }
+            disagreements += v.disagreements.len();
+            writeln!(
+                out,
+                "DISAGREEMENT on {}:{} (line {})",
+                set.source,
+                i + 1,
+                sp.line
+            )?;
+            writeln!(
+                out,
+                "  puzzle: {}",
+                crate::puzzle::write_puzzle(&sp.puzzle, crate::puzzle::OutputFormat::Line, None)
+            )?;
+            for d in &v.disagreements {
+                writeln!(out, "  {d}")?;
+            }
+            for r in &v.runs {
+                writeln!(
+                    out,
+                    "    {:<45} {:<12} {} solution(s){}",
+                    r.spec.to_string(),
+                    r.outcome.status,
+                    r.outcome.count,
+                    r.outcome
+                        .note
+                        .as_deref()
+                        .map(|n| format!(" ({n})"))
+                        .unwrap_or_default()
+                )?;
+            }
+        }
+    }
+    writeln!(
+        out,
+        "verified {puzzles} puzzle(s) x {} configuration(s) = {runs} runs, max solutions {}",
+        engines.len(),
+        args.max_solutions
+    )?;
+    let answers: Vec<String> = answers.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    writeln!(out, "answers: {}", answers.join(", "))?;
+    writeln!(
+        out,
+        "agreed on {agreed} of {puzzles} puzzle(s); {disagreements} disagreement(s)"
+    )?;
+    for (what, map) in [
+        ("inconclusive (limit hit)", &inconclusive),
+        ("skipped (unsupported)", &skipped),
+    ] {
+        if !map.is_empty() {
+            writeln!(out, "{what}:")?;
+            for (spec, n) in map {
+                writeln!(out, "    {spec}: {n}")?;
+            }
+        }
+    }
+    Ok(if disagreements == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_lists() {
+        let s = parse_spec_list("human, bnb:order=lifo,sat:encoding=minimal,amo=sequential,dlx")
+            .unwrap();
+        let names: Vec<String> = s.iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            names,
+            [
+                "human",
+                "bnb:order=lifo",
+                "sat:amo=sequential,encoding=minimal",
+                "dlx"
+            ]
+        );
+        assert!(parse_spec_list(" , ").is_err());
+        assert!(parse_spec_list("all").unwrap().len() >= 5);
+    }
+}
