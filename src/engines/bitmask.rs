@@ -1,29 +1,851 @@
-//! PLACEHOLDER: the bitmask engine is being written.
+//! `bitmask`: digit-by-digit, row-by-row placement with bit masks.
+//!
+//! # Source
+//!
+//! The method of the blog post "Resolver un Sudoku como un problema de optimización" (Spanish,
+//! 10 December 2017; C# program written with Visual Studio 2015), methods `BuildMatrix` and
+//! `ProcessNextNumber`.
+//!
+//! # The method (as in the source)
+//!
+//! The grid is filled one digit value at a time (levels `1..=N`), and within a level one
+//! placement per row, rows top to bottom. Before the search, `BuildMatrix` lists for every
+//! digit `d` and row `r` the positions where `d` may go in `r` (the source's
+//! `_matrix[row, idx, n]`, a compact list in increasing column order): the given cell
+//! holding `d` if row `r` has one (then it is the only entry, since every other cell of the
+//! row sees `d` in the row), otherwise every empty cell none of whose houses holds `d` among
+//! the givens. A given cell appears only in the list of its own digit.
+//!
+//! `ProcessNextNumber` then walks the rows of a level with an index per row into that list.
+//! A position is taken when it passes the masks: its column does not hold the digit yet at
+//! this level (the source's `mcol`), its box does not hold it yet (the source's `msec`), and
+//! the cell is not taken by an earlier digit (the source's per-row `_numbers`). After a
+//! placement the search goes to the next row with its index reset; when a row has no
+//! position left, it goes back to the previous row, undoes that row's placement (restoring
+//! the masks) and moves that row's index on; when row 1 of a level is exhausted it goes back
+//! to the last row of the previous level. Placing the last row of the last level completes
+//! the grid.
+//!
+//! # Generalisation
+//!
+//! - Side `N` with rectangular `R x C` boxes: the source's `msec` is a mask, over the columns
+//!   of the current band of three rows, of the columns whose box does not hold the digit yet,
+//!   reset at each band. Here it is a mask over box numbers of the boxes already holding the
+//!   digit at this level: the same test, for any box shape.
+//! - Jigsaw: the same mask over region numbers works for any region layout, since each
+//!   region must hold each digit once.
+//! - X-sudoku: per level, one flag "the main diagonal already holds this digit" and one for
+//!   the anti-diagonal; a placement on a used diagonal is rejected like one in a used column.
+//!   The candidate lists also exclude cells whose diagonal holds the digit among the givens
+//!   (the lists are built from every house of the cell).
+//! - The source recurses once per level and returns at the first solution. Here the search is
+//!   one loop over explicit per-(level, row) indices, and it can count: after recording a
+//!   solution it goes on as if the last placement had failed, until the solution cap.
+//! - Masks are [`Bits`] sets of `N` bits (the narrowest type, chosen by
+//!   [`with_bits!`](crate::with_bits)), so every side up to the model's maximum works.
+//!   Undoing a placement removes its column, region and cell bits and clears its diagonal
+//!   flags; that restores the masks exactly, because a level holds each column, region and
+//!   diagonal at most once (the source restores `_numbers` from a saved copy and recomputes
+//!   `mcol`/`msec`, which gives the same masks).
+//!
+//! # Behaviour
+//!
+//! There is no propagation and the order is fixed (digits ascending, rows top to bottom,
+//! columns ascending), so a level that leaves no room for a later digit is found out only at
+//! that digit's level, and nearly every placement ends in a dead end. Measured with
+//! `max_solutions = 2`: Project Euler 96 about 1.9e5 placements per puzzle, norvig-top95
+//! about 1.8e7; with one solution, the published 16x16 (`rk-16x16.txt`) takes 2.09e9. The
+//! masks only forbid a second use of a diagonal, so on X-sudoku a level that misses a
+//! diagonal is also found out late (the empty 9x9 X grid is not solved within 1.5e9
+//! placements).
+//!
+//! # Counters
+//!
+//! A *row visit* is the search arriving at row `r` of level `d` from above (from row `r - 1`
+//! of the same level, or from the last row of level `d - 1` for `r = 0`, or at the start);
+//! coming back to it from below continues the same visit.
+//!
+//! - `nodes`: placements tried: each time a listed position passes the masks and the digit is
+//!   put there (givens included: each given is placed once per visit of its row).
+//! - `guesses`: row visits in which two or more positions of the row's list pass the masks
+//!   at arrival (the masks of a row do not change while the search is below it, so this is
+//!   the row's number of alternatives).
+//! - `backtracks`: row visits that end with the row's list exhausted and no solution found
+//!   below them (dead ends: every alternative failed). A row on the path of a recorded
+//!   solution is not a dead end even when the search, counting, later exhausts it.
+//! - `candidates` (engine-specific): entries of the precomputed table, i.e. the sum over
+//!   digits and rows of the number of listed positions (the size of the source's `_matrix`).
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome};
+use super::bits::Bits;
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
 use crate::puzzle::Puzzle;
 
 pub static INFO: EngineInfo = EngineInfo {
     name: "bitmask",
-    summary: "",
-    source: "",
-    nodes: "",
-    counters: "",
+    summary: "digit by digit, one placement per row, column/box/cell bit masks, \
+              backtracking over rows and digit levels",
+    source: "blog post \"Resolver un Sudoku como un problema de optimización\" (Spanish, \
+             2017; C#, Visual Studio 2015): BuildMatrix, ProcessNextNumber",
+    nodes: "placements tried: a listed position of the row that passes the column, \
+            box/region, diagonal and taken-cell masks and receives the digit",
+    counters: "guesses = row visits (arriving at a row of a level from above) with two or \
+               more positions passing the masks; backtracks = row visits that exhaust the \
+               row's list with no solution found below; candidates = entries of the \
+               precomputed (digit, row) -> positions table",
     max_side: None,
-    capabilities: "",
+    capabilities: "boxes R x C, jigsaw regions, X-sudoku diagonals; any side up to the \
+                   model's maximum; no options",
     make,
     variants: super::no_variants,
 };
 
 fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
     options.allow_only("bitmask", &[])?;
-    Ok(Box::new(Placeholder))
+    Ok(Box::new(Bitmask))
 }
 
-struct Placeholder;
+/// The engine. It keeps nothing between puzzles.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Bitmask;
 
-impl Engine for Placeholder {
-    fn solve(&mut self, _puzzle: &Puzzle, _limits: &Limits) -> Outcome {
-        Outcome::unsupported("not written yet")
+impl Engine for Bitmask {
+    fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
+        let mut search = Search::new(limits);
+        if puzzle.clash().is_some() {
+            return search.finish_unsat();
+        }
+        let table = match crate::with_bits!(puzzle.n(), B => Table::build::<B>(puzzle)) {
+            Ok(t) => t,
+            Err(reason) => return Outcome::unsupported(reason),
+        };
+        search.stats.bump("candidates", table.cands.len() as u64);
+        search.built();
+        crate::with_bits!(puzzle.n(), B => run::<B>(puzzle, &table, &mut search));
+        search.finish()
+    }
+}
+
+/// Largest candidate table the engine builds. Only nearly empty grids of side above ~640
+/// reach it (the table has at most `N^3` entries).
+const MAX_TABLE_BYTES: u64 = 1 << 30;
+
+/// One position of a (digit, row) list: the source's `sNum` (`Col`; its `ColMask` and
+/// `SecMask` become the column and region numbers, turned into bits when tested).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cand {
+    col: u16,
+    region: u16,
+}
+
+/// The source's `_matrix`: for digit `d` (0-based) and row `r`, the positions are
+/// `cands[start[d * n + r] .. start[d * n + r + 1]]`, in increasing column order.
+struct Table {
+    start: Vec<u32>,
+    cands: Vec<Cand>,
+}
+
+impl Table {
+    /// `BuildMatrix`, over every house of each cell.
+    fn build<B: Bits>(puzzle: &Puzzle) -> Result<Table, String> {
+        let g = puzzle.geometry();
+        let n = g.n();
+        let givens = puzzle.givens();
+        // Digits (0-based) held by the givens of each house.
+        let mut house_digits = vec![B::EMPTY; g.house_count()];
+        for (h, digits) in house_digits.iter_mut().enumerate() {
+            for &c in g.house(h) {
+                let d = givens[c as usize];
+                if d != 0 {
+                    digits.insert(d as usize - 1);
+                }
+            }
+        }
+        // Digits that may go in `cell`: its given alone, or those none of its houses holds.
+        let digits_of = |cell: usize| -> B {
+            match givens[cell] {
+                0 => g
+                    .houses_of(cell)
+                    .iter()
+                    .fold(B::full(n), |m, &h| m.and_not(house_digits[h as usize])),
+                d => B::bit(d as usize - 1),
+            }
+        };
+        // Two passes (count, then fill) so that no per-cell mask table is kept: at large
+        // sides it would be as big as the candidate table.
+        let mut start = vec![0u32; n * n + 1];
+        let mut total: u64 = 0;
+        for cell in 0..n * n {
+            let r = cell / n;
+            for d in digits_of(cell).iter() {
+                start[d * n + r + 1] += 1;
+                total += 1;
+            }
+        }
+        let bytes = total * std::mem::size_of::<Cand>() as u64;
+        if bytes > MAX_TABLE_BYTES {
+            return Err(format!(
+                "bitmask: candidate table of {total} entries ({bytes} bytes) exceeds the \
+                 engine's {MAX_TABLE_BYTES}-byte cap"
+            ));
+        }
+        for i in 0..n * n {
+            start[i + 1] += start[i];
+        }
+        let mut fill: Vec<u32> = start[..n * n].to_vec();
+        let mut cands = vec![Cand { col: 0, region: 0 }; total as usize];
+        // Cells in row-major order, so each list comes out in increasing column order.
+        for cell in 0..n * n {
+            let (r, col) = (cell / n, cell % n);
+            let region = g.region_of(cell) as u16;
+            for d in digits_of(cell).iter() {
+                let slot = &mut fill[d * n + r];
+                cands[*slot as usize] = Cand {
+                    col: col as u16,
+                    region,
+                };
+                *slot += 1;
+            }
+        }
+        Ok(Table { start, cands })
+    }
+}
+
+/// The masks of the level being filled: columns and regions already holding its digit
+/// (`mcol`, `msec` in the source) and the two diagonal flags (X-sudoku only; always false
+/// otherwise).
+#[derive(Clone, Copy, Debug)]
+struct LevelMasks<B> {
+    cols: B,
+    regions: B,
+    main: bool,
+    anti: bool,
+}
+
+impl<B: Bits> LevelMasks<B> {
+    const EMPTY: Self = LevelMasks {
+        cols: B::EMPTY,
+        regions: B::EMPTY,
+        main: false,
+        anti: false,
+    };
+}
+
+/// The retreat path calls the clock this often (in retreats): a long run of retreats makes
+/// no placement, so `Search::node` would not look at the clock.
+const RETREAT_CLOCK_EVERY: u64 = 4096;
+
+/// `ProcessNextNumber` for all levels in one loop. `d` is the level (0-based digit), `r` the
+/// row; `idx[d * n + r]` is the absolute index in `table.cands` of the position row `r` of
+/// level `d` holds or will try next (the source's `indexes`).
+fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
+    let g = puzzle.geometry();
+    let n = g.n();
+    let diagonals = g.has_diagonals();
+    let start = &table.start[..];
+    let cands = &table.cands[..];
+
+    let mut grid = vec![0u16; n * n];
+    // Cells of each row taken by a digit of an earlier level (the source's `_numbers`).
+    let mut taken = vec![B::EMPTY; n];
+    let mut idx = vec![0u32; n * n];
+    // Solutions recorded when each row visit began: a visit that ends with the same count
+    // found nothing below it (a dead end).
+    let mut count_at_visit = vec![0u64; n * n];
+    // Masks of every finished level, so that a retreat into it restores them.
+    let mut saved = vec![LevelMasks::<B>::EMPTY; n];
+    let mut m = LevelMasks::<B>::EMPTY;
+
+    let (mut guesses, mut backtracks, mut retreats) = (0u64, 0u64, 0u64);
+    let (mut d, mut r) = (0usize, 0usize);
+    let mut arriving = true;
+
+    // Whether position `c` passes the masks of the current level for row `r`, given the row's
+    // `blocked` columns (see below).
+    #[inline(always)]
+    fn passes<B: Bits>(c: Cand, blocked: B, regions: B) -> bool {
+        !blocked.contains(c.col as usize) && !regions.contains(c.region as usize)
+    }
+
+    loop {
+        let pos = d * n + r;
+        let end = start[pos + 1] as usize;
+        // Columns row `r` may not use: cells taken by earlier digits, columns holding this
+        // digit, and the row's cell on a diagonal that holds it (the only cell of row `r` on
+        // the main diagonal is column `r`, on the anti-diagonal column `n - 1 - r`).
+        let mut blocked = taken[r].or(m.cols);
+        if m.main {
+            blocked.insert(r);
+        }
+        if m.anti {
+            blocked.insert(n - 1 - r);
+        }
+        let regions = m.regions;
+        let mut i;
+        if arriving {
+            arriving = false;
+            count_at_visit[pos] = search.count();
+            i = start[pos] as usize;
+            while i < end && !passes(cands[i], blocked, regions) {
+                i += 1;
+            }
+            if i < end {
+                let mut j = i + 1;
+                while j < end && !passes(cands[j], blocked, regions) {
+                    j += 1;
+                }
+                if j < end {
+                    guesses += 1;
+                }
+            }
+        } else {
+            i = idx[pos] as usize;
+            while i < end && !passes(cands[i], blocked, regions) {
+                i += 1;
+            }
+        }
+
+        if i < end {
+            // Place the digit at position i.
+            idx[pos] = i as u32;
+            if !search.node() {
+                break;
+            }
+            let c = cands[i];
+            let col = c.col as usize;
+            taken[r].insert(col);
+            m.cols.insert(col);
+            m.regions.insert(c.region as usize);
+            if diagonals {
+                m.main |= col == r;
+                m.anti |= col + r == n - 1;
+            }
+            grid[r * n + col] = (d + 1) as u16;
+            if r + 1 < n {
+                r += 1;
+                arriving = true;
+                continue;
+            }
+            if d + 1 < n {
+                saved[d] = m;
+                m = LevelMasks::EMPTY;
+                d += 1;
+                r = 0;
+                arriving = true;
+                continue;
+            }
+            // Last row of the last level: the grid is complete.
+            if !search.solution(&grid) {
+                break;
+            }
+            // Go on as if this placement had failed.
+            undo(cands[i], r, n, &mut taken, &mut m);
+            idx[pos] += 1;
+            continue;
+        }
+
+        // Row exhausted: retreat to the previous row (or the last row of the previous level)
+        // and move its index past the position it held.
+        if search.count() == count_at_visit[pos] {
+            backtracks += 1;
+        }
+        retreats += 1;
+        if retreats % RETREAT_CLOCK_EVERY == 0 && !search.check_clock() {
+            break;
+        }
+        if r > 0 {
+            r -= 1;
+        } else if d > 0 {
+            d -= 1;
+            r = n - 1;
+            m = saved[d];
+        } else {
+            break; // row 1 of level 1 exhausted: the search space is exhausted
+        }
+        let pos = d * n + r;
+        undo(cands[idx[pos] as usize], r, n, &mut taken, &mut m);
+        idx[pos] += 1;
+    }
+
+    search.stats.guesses = guesses;
+    search.stats.backtracks = backtracks;
+}
+
+/// Removes the placement of row `r` at position `c` from the masks. A level holds each
+/// column, region and diagonal at most once, so clearing the bits restores the masks as they
+/// were before the placement.
+#[inline(always)]
+fn undo<B: Bits>(c: Cand, r: usize, n: usize, taken: &mut [B], m: &mut LevelMasks<B>) {
+    let col = c.col as usize;
+    taken[r].remove(col);
+    m.cols.remove(col);
+    m.regions.remove(c.region as usize);
+    if col == r {
+        m.main = false;
+    }
+    if col + r == n - 1 {
+        m.anti = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::{run as run_checked, Status};
+    use crate::puzzle::Geometry;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    fn data(name: &str) -> String {
+        let path = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// 81-char line, `.` or `0` empty.
+    fn parse81(s: &str) -> Vec<u16> {
+        let v: Vec<u16> = s
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| c.to_digit(10).unwrap_or(0) as u16)
+            .collect();
+        assert_eq!(v.len(), 81, "{s}");
+        v
+    }
+
+    fn sudoku(n: usize, givens: Vec<u16>) -> Puzzle {
+        Puzzle::new(Arc::new(Geometry::square(n).unwrap()), givens).unwrap()
+    }
+
+    fn solve(p: &Puzzle, limits: &Limits) -> Outcome {
+        let o = run_checked(&mut Bitmask, p, limits);
+        assert_ne!(o.status, Status::Error, "{:?}", o.note);
+        for s in &o.solutions {
+            p.check_solution(s).unwrap();
+        }
+        o
+    }
+
+    /// A valid full grid for `R x C` boxes (the usual shifted pattern).
+    fn pattern_grid(rows: usize, cols: usize) -> Vec<u16> {
+        let n = rows * cols;
+        (0..n * n)
+            .map(|cell| {
+                let (r, c) = (cell / n, cell % n);
+                ((cols * (r % rows) + r / rows + c) % n + 1) as u16
+            })
+            .collect()
+    }
+
+    /// Empties the cells selected by a fixed pseudo-random pattern (about `keep` in 100 stay).
+    fn holes(grid: &[u16], keep: u64, seed: u64) -> Vec<u16> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        grid.iter()
+            .map(|&d| if rng.gen_range(0..100) < keep { d } else { 0 })
+            .collect()
+    }
+
+    #[test]
+    fn info_is_filled() {
+        for s in [
+            INFO.summary,
+            INFO.source,
+            INFO.nodes,
+            INFO.counters,
+            INFO.capabilities,
+        ] {
+            assert!(!s.is_empty());
+        }
+        assert!(make(&EngineOptions::new()).is_ok());
+        assert!(make(&EngineOptions::new().with("order", "lifo")).is_err());
+    }
+
+    #[test]
+    fn empty_4x4_first_solution_and_counters() {
+        // Digit 1 goes down the rows at columns 0, 2, 1, 3; digit 2 at 1, 3, 0, 2; ... and no
+        // placement fails: 16 placements; guesses at (digit, row) = (1,1) (1,2) (1,3) (2,1)
+        // (2,3) (3,1) (3,2), the rows where two or more columns pass the masks.
+        let p = sudoku(4, vec![0; 16]);
+        let o = solve(&p, &Limits::solutions(1));
+        assert_eq!(o.status, Status::Solved);
+        assert_eq!(
+            o.solutions[0],
+            vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+        );
+        assert_eq!(o.stats.nodes, 16);
+        assert_eq!(o.stats.guesses, 7);
+        assert_eq!(o.stats.backtracks, 0);
+        assert_eq!(o.stats.counter("candidates"), Some(64));
+    }
+
+    #[test]
+    fn empty_4x4_has_288_solutions() {
+        let p = sudoku(4, vec![0; 16]);
+        let o = solve(&p, &Limits::solutions(0));
+        assert_eq!(o.status, Status::Multiple);
+        assert_eq!(o.count, 288);
+        let mut seen = o.solutions.clone();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 288);
+    }
+
+    #[test]
+    fn forced_grid_counts_no_guess_and_no_dead_end() {
+        // A full grid minus one cell: every row has one position per level.
+        let mut g = pattern_grid(3, 3);
+        g[40] = 0;
+        let p = sudoku(9, g);
+        for k in [1, 2] {
+            let o = solve(&p, &Limits::solutions(k));
+            assert_eq!(o.count, 1);
+            assert_eq!(o.stats.nodes, 81);
+            assert_eq!(o.stats.guesses, 0);
+            assert_eq!(o.stats.backtracks, 0);
+        }
+    }
+
+    fn pe96() -> Vec<Vec<u16>> {
+        let text = data("pe96.txt");
+        let mut grids = Vec::new();
+        let mut cur = Vec::new();
+        for line in text.lines() {
+            let line = line.trim();
+            if line.starts_with("Grid") || line.is_empty() {
+                continue;
+            }
+            cur.extend(line.bytes().map(|b| (b - b'0') as u16));
+            if cur.len() == 81 {
+                grids.push(std::mem::take(&mut cur));
+            }
+        }
+        grids
+    }
+
+    #[test]
+    fn project_euler_96() {
+        let grids = pe96();
+        assert_eq!(grids.len(), 50);
+        let mut sum = 0u32;
+        for (k, g) in grids.into_iter().enumerate() {
+            let p = sudoku(9, g);
+            let o = solve(&p, &Limits::solutions(2));
+            assert_eq!(o.status, Status::Unique, "grid {}", k + 1);
+            let s = &o.solutions[0];
+            sum += 100 * s[0] as u32 + 10 * s[1] as u32 + s[2] as u32;
+        }
+        assert_eq!(sum, 24702);
+    }
+
+    #[test]
+    fn rectangular_boxes_and_16x16() {
+        for (rows, cols, keep) in [(2, 3, 30), (3, 4, 50), (4, 4, 60)] {
+            let n = rows * cols;
+            let full = pattern_grid(rows, cols);
+            let geo = Arc::new(Geometry::boxed(n, rows, cols).unwrap());
+            geo.check_grid(&full).unwrap();
+            let p = Puzzle::new(geo, holes(&full, keep, n as u64)).unwrap();
+            let o = solve(&p, &Limits::solutions(1));
+            assert_eq!(o.status, Status::Solved, "{n}x{n}");
+            assert_eq!(o.solutions.len(), 1);
+        }
+    }
+
+    /// The published 16x16 puzzle. The method needs about 2.1e9 placements on it (about a
+    /// minute in release), so it is not run by default:
+    /// `cargo test --release --lib bitmask::tests::rk_16x16 -- --ignored`
+    #[test]
+    #[ignore]
+    fn rk_16x16() {
+        let givens: Vec<u16> = data("rk-16x16.txt")
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let p = sudoku(16, givens);
+        let o = solve(&p, &Limits::solutions(1));
+        eprintln!("rk-16x16: {} {:?} solve {:?}", o.status, o.stats, o.solve);
+        assert_eq!(o.status, Status::Solved);
+        assert_eq!(o.stats.nodes, 2_087_303_525);
+    }
+
+    /// Solution of Project Euler grid 1, valid for the boxes and for `jigsaw_regions`.
+    const PE1: &str = "483921657967345821251876493548132976729564138\
+                       136798245372689514814253769695417382";
+
+    /// Boxes of 3x3 with five pairs of cells exchanged between neighbouring boxes; each pair
+    /// holds the same digit in `PE1`, so `PE1` stays valid, and every region stays connected.
+    fn jigsaw_regions() -> Vec<u16> {
+        let mut reg: Vec<u16> = (0..81)
+            .map(|c| ((c / 27) * 3 + (c % 9) / 3) as u16)
+            .collect();
+        let at = |r: usize, c: usize| r * 9 + c;
+        for (a, b) in [
+            (at(0, 2), at(1, 3)),
+            (at(2, 1), at(3, 0)),
+            (at(3, 5), at(5, 6)),
+            (at(7, 5), at(8, 6)),
+            (at(5, 1), at(6, 0)),
+        ] {
+            reg.swap(a, b);
+        }
+        reg
+    }
+
+    #[test]
+    fn jigsaw_9x9() {
+        let full = parse81(PE1);
+        let geo = Arc::new(Geometry::jigsaw(9, jigsaw_regions()).unwrap());
+        assert_eq!(geo.disconnected_region(), None);
+        geo.check_grid(&full).unwrap();
+        // The regions really differ from the boxes.
+        assert_ne!(geo.regions(), Geometry::square(9).unwrap().regions());
+        // 31 givens: unique with the regions, 17 solutions with the 3x3 boxes instead.
+        let p = Puzzle::new(geo, holes(&full, 40, 4)).unwrap();
+        let o = solve(&p, &Limits::solutions(2));
+        assert_eq!(o.status, Status::Unique);
+        assert_eq!(o.solutions[0], full);
+        let boxes = solve(&sudoku(9, p.givens().to_vec()), &Limits::solutions(0));
+        assert_eq!(boxes.count, 17);
+    }
+
+    #[test]
+    fn x_sudoku_9x9() {
+        let full = parse81(
+            "249368715356971824781542639512783496467195283\
+             893426571928614357675839142134257968",
+        );
+        let geo = Arc::new(Geometry::square(9).unwrap().with_diagonals(true));
+        geo.check_grid(&full).unwrap();
+        let p = Puzzle::new(geo, holes(&full, 35, 3)).unwrap();
+        let o = solve(&p, &Limits::solutions(2));
+        assert_eq!(o.status, Status::Unique);
+        assert_eq!(o.solutions[0], full);
+        // Without the diagonals the same givens leave several solutions.
+        let plain = sudoku(9, p.givens().to_vec());
+        assert_eq!(
+            solve(&plain, &Limits::solutions(2)).status,
+            Status::Multiple
+        );
+    }
+
+    #[test]
+    fn clashing_givens_are_unsat_without_search() {
+        let mut g = vec![0u16; 81];
+        g[0] = 5;
+        g[8] = 5;
+        let o = solve(&sudoku(9, g), &Limits::solutions(2));
+        assert_eq!(o.status, Status::Unsat);
+        assert_eq!(o.stats.nodes, 0);
+        // Givens that do not clash but leave no solution: cell (0,0) sees 1, 2 in its row and
+        // 3, 4 in its column.
+        let mut g = vec![0u16; 16];
+        (g[1], g[2], g[8], g[12]) = (1, 2, 3, 4);
+        let p = sudoku(4, g);
+        assert!(p.clash().is_none());
+        let o = solve(&p, &Limits::solutions(2));
+        assert_eq!(o.status, Status::Unsat);
+        assert_eq!(o.count, 0);
+        assert_eq!(brute_count(&p), 0);
+    }
+
+    #[test]
+    fn two_solutions() {
+        // Empty a rectangle a b / b a spanning two boxes: exactly two fillings.
+        let mut g = parse81(PE1);
+        // Look for one in PE1: two rows and two columns where exactly one
+        // of the pairs (rows, columns) shares a band or stack, so the four cells lie in two
+        // boxes and swapping a and b keeps every house valid.
+        let (mut found, n) = (None, 9);
+        'outer: for r1 in 0..n {
+            for r2 in r1 + 1..n {
+                for c1 in 0..n {
+                    for c2 in c1 + 1..n {
+                        let (a, b) = (g[r1 * n + c1], g[r1 * n + c2]);
+                        let same_band = r1 / 3 == r2 / 3;
+                        let same_stack = c1 / 3 == c2 / 3;
+                        if g[r2 * n + c1] == b && g[r2 * n + c2] == a && (same_band ^ same_stack) {
+                            found = Some((r1, r2, c1, c2));
+                            break 'outer;
+                        }
+                    }
+                }
+            }
+        }
+        let (r1, r2, c1, c2) = found.expect("PE1 has a deadly rectangle");
+        for (r, c) in [(r1, c1), (r1, c2), (r2, c1), (r2, c2)] {
+            g[r * n + c] = 0;
+        }
+        let p = sudoku(9, g);
+        let o = solve(&p, &Limits::solutions(0));
+        assert_eq!(o.status, Status::Multiple);
+        assert_eq!(o.count, 2);
+        let o = solve(&p, &Limits::solutions(2));
+        assert_eq!(o.status, Status::Multiple);
+        assert_eq!(o.count, 2);
+        let o = solve(&p, &Limits::solutions(1));
+        assert_eq!(o.status, Status::Solved);
+    }
+
+    #[test]
+    fn node_and_time_limits() {
+        let p = sudoku(9, vec![0; 81]);
+        let limits = Limits {
+            max_solutions: 0,
+            node_limit: Some(100),
+            ..Limits::default()
+        };
+        let o = solve(&p, &limits);
+        assert_eq!(o.status, Status::NodeLimit);
+        assert_eq!(o.stats.nodes, 100);
+
+        let limits = Limits {
+            max_solutions: 0,
+            time_limit: Some(Duration::from_millis(20)),
+            ..Limits::default()
+        };
+        let o = solve(&p, &limits);
+        assert_eq!(o.status, Status::TimeLimit);
+        assert!(o.count > 0);
+
+        let limits = Limits {
+            max_solutions: 0,
+            cancel: Some(Arc::new(AtomicBool::new(true))),
+            ..Limits::default()
+        };
+        assert_eq!(solve(&p, &limits).status, Status::TimeLimit);
+    }
+
+    /// Independent counter: cell by cell, digit by digit, checking rows, columns, regions and
+    /// diagonals directly.
+    fn brute_count(p: &Puzzle) -> u64 {
+        let g = p.geometry();
+        let n = g.n();
+        let reg = g.regions();
+        let diag = g.has_diagonals();
+        let ok = |grid: &[u16], cell: usize, d: u16| {
+            let (r, c) = (cell / n, cell % n);
+            (0..n * n).all(|o| {
+                if o == cell || grid[o] != d {
+                    return true;
+                }
+                let (r2, c2) = (o / n, o % n);
+                !(r2 == r
+                    || c2 == c
+                    || reg[o] == reg[cell]
+                    || (diag && r == c && r2 == c2)
+                    || (diag && r + c == n - 1 && r2 + c2 == n - 1))
+            })
+        };
+        fn rec(
+            grid: &mut Vec<u16>,
+            cell: usize,
+            n: usize,
+            ok: &dyn Fn(&[u16], usize, u16) -> bool,
+        ) -> u64 {
+            if cell == grid.len() {
+                return 1;
+            }
+            if grid[cell] != 0 {
+                return if ok(grid, cell, grid[cell]) {
+                    rec(grid, cell + 1, n, ok)
+                } else {
+                    0
+                };
+            }
+            let mut total = 0;
+            for d in 1..=n as u16 {
+                if ok(grid, cell, d) {
+                    grid[cell] = d;
+                    total += rec(grid, cell + 1, n, ok);
+                    grid[cell] = 0;
+                }
+            }
+            total
+        }
+        let mut grid = p.givens().to_vec();
+        rec(&mut grid, 0, n, &ok)
+    }
+
+    #[test]
+    fn random_small_puzzles_match_brute_force() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2017);
+        let geometries = [
+            Geometry::square(4).unwrap(),
+            Geometry::square(4).unwrap().with_diagonals(true),
+            Geometry::jigsaw(4, vec![0, 0, 0, 1, 0, 2, 1, 1, 2, 2, 3, 1, 2, 3, 3, 3]).unwrap(),
+            Geometry::jigsaw(4, vec![0, 0, 1, 1, 0, 0, 1, 1, 2, 3, 3, 3, 2, 2, 2, 3]).unwrap(),
+            Geometry::boxed(4, 1, 4).unwrap(),
+        ];
+        let empty_4x4 = brute_count(&sudoku(4, vec![0; 16]));
+        assert_eq!(empty_4x4, 288);
+        for trial in 0..300 {
+            let geo = Arc::new(geometries[trial % geometries.len()].clone());
+            let n = geo.n();
+            let mut givens = vec![0u16; n * n];
+            let mut cells: Vec<usize> = (0..n * n).collect();
+            cells.shuffle(&mut rng);
+            for &c in cells.iter().take(rng.gen_range(0..7)) {
+                givens[c] = rng.gen_range(1..=n as u16);
+            }
+            let p = Puzzle::new(geo, givens).unwrap();
+            let expected = if p.clash().is_some() {
+                0
+            } else {
+                brute_count(&p)
+            };
+            let o = solve(&p, &Limits::solutions(0));
+            assert_eq!(o.count, expected, "trial {trial}: {:?}", p.givens());
+            let want = match expected {
+                0 => Status::Unsat,
+                1 => Status::Unique,
+                _ => Status::Multiple,
+            };
+            assert_eq!(o.status, want);
+            // The cap stops the count.
+            let o = solve(&p, &Limits::solutions(2));
+            assert_eq!(o.count, expected.min(2));
+        }
+    }
+
+    /// Release-mode rate on norvig-top95 (count up to 2 solutions):
+    /// `cargo test --release --lib bitmask::tests::rate_top95 -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn rate_top95() {
+        let puzzles: Vec<Puzzle> = data("norvig-top95.txt")
+            .lines()
+            .filter(|l| l.trim().len() >= 81)
+            .map(|l| sudoku(9, parse81(&l.trim()[..81])))
+            .collect();
+        let limits = Limits::solutions(2);
+        let t = std::time::Instant::now();
+        let (mut nodes, mut guesses, mut backtracks) = (0u64, 0u64, 0u64);
+        let (mut cpu, mut slowest) = (Duration::ZERO, Duration::ZERO);
+        for p in &puzzles {
+            let o = solve(p, &limits);
+            assert_eq!(o.status, Status::Unique);
+            nodes += o.stats.nodes;
+            guesses += o.stats.guesses;
+            backtracks += o.stats.backtracks;
+            cpu += o.build + o.solve;
+            slowest = slowest.max(o.build + o.solve);
+        }
+        let wall = t.elapsed().as_secs_f64();
+        let (k, cpu) = (puzzles.len() as f64, cpu.as_secs_f64());
+        println!(
+            "top95 (max 2 solutions): {} puzzles; CPU {cpu:.2} s = {:.2} puzzles/s, \
+             {:.1} M placements/s; wall {wall:.2} s = {:.2} puzzles/s; per puzzle: nodes {:.0}, \
+             guesses {:.0}, backtracks {:.0}; slowest {:.2} s CPU",
+            puzzles.len(),
+            k / cpu,
+            nodes as f64 / cpu / 1e6,
+            k / wall,
+            nodes as f64 / k,
+            guesses as f64 / k,
+            backtracks as f64 / k,
+            slowest.as_secs_f64()
+        );
     }
 }
