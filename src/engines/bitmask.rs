@@ -70,9 +70,12 @@
 //! - `guesses`: row visits in which two or more positions of the row's list pass the masks
 //!   at arrival (the masks of a row do not change while the search is below it, so this is
 //!   the row's number of alternatives).
-//! - `backtracks`: row visits that end with the row's list exhausted and no solution found
-//!   below them (dead ends: every alternative failed). A row on the path of a recorded
-//!   solution is not a dead end even when the search, counting, later exhausts it.
+//! - `backtracks`: dead ends, i.e. row visits in which no position of the row's list passes
+//!   the masks at arrival (the definition every engine shares: a node with no alternative).
+//! - `failed_rows` (engine-specific): row visits that end with the row's list exhausted and
+//!   no solution found below them (every alternative failed, the whole subtree). A row on the
+//!   path of a recorded solution does not count even when the search, counting, later
+//!   exhausts it.
 //! - `candidates` (engine-specific): entries of the precomputed table, i.e. the sum over
 //!   digits and rows of the number of listed positions (the size of the source's `_matrix`).
 
@@ -89,8 +92,9 @@ pub static INFO: EngineInfo = EngineInfo {
     nodes: "placements tried: a listed position of the row that passes the column, \
             box/region, diagonal and taken-cell masks and receives the digit",
     counters: "guesses = row visits (arriving at a row of a level from above) with two or \
-               more positions passing the masks; backtracks = row visits that exhaust the \
-               row's list with no solution found below; candidates = entries of the \
+               more positions passing the masks; backtracks = row visits with no position \
+               passing the masks (dead ends); failed_rows = row visits that exhaust the row's \
+               list with no solution found below; candidates = entries of the \
                precomputed (digit, row) -> positions table",
     max_side: None,
     capabilities: "boxes R x C, jigsaw regions, X-sudoku diagonals; any side up to the \
@@ -255,7 +259,7 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
     let mut saved = vec![LevelMasks::<B>::EMPTY; n];
     let mut m = LevelMasks::<B>::EMPTY;
 
-    let (mut guesses, mut backtracks, mut retreats) = (0u64, 0u64, 0u64);
+    let (mut guesses, mut backtracks, mut failed_rows, mut retreats) = (0u64, 0u64, 0u64, 0u64);
     let (mut d, mut r) = (0usize, 0usize);
     let mut arriving = true;
 
@@ -296,6 +300,8 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
                 if j < end {
                     guesses += 1;
                 }
+            } else {
+                backtracks += 1;
             }
         } else {
             i = idx[pos] as usize;
@@ -346,7 +352,7 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
         // Row exhausted: retreat to the previous row (or the last row of the previous level)
         // and move its index past the position it held.
         if search.count() == count_at_visit[pos] {
-            backtracks += 1;
+            failed_rows += 1;
         }
         retreats += 1;
         if retreats % RETREAT_CLOCK_EVERY == 0 && !search.check_clock() {
@@ -368,6 +374,7 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
 
     search.stats.guesses = guesses;
     search.stats.backtracks = backtracks;
+    search.stats.bump("failed_rows", failed_rows);
 }
 
 /// Removes the placement of row `r` at position `c` from the masks. A level holds each
