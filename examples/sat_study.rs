@@ -1,11 +1,14 @@
 //! Measurements of the CNF reduction (run in release):
 //!
 //! ```text
-//! cargo run --release --example sat_study -- [--royle K|all] [--only speed,decisions,rk25]
+//! cargo run --release --example sat_study -- [--royle K|all] [--reps R] [--only speed,decisions,rk25]
 //! ```
 //!
 //! 1. speed: the `sat` engine on magictour-top1465 counting up to 2 solutions, for extended
-//!    (givens as unit clauses) and optimized, with varisat and batsat: wall time, puzzles/s.
+//!    (givens as unit clauses or assumptions) and optimized, with varisat and batsat: the
+//!    best of R runs (default 3) by wall time and by thread CPU time (build + solve), which a
+//!    loaded machine disturbs less. `--only encode[=ENCODING]` times the encoding alone;
+//!    `--only profile=ENCODING:BACKEND` runs one configuration once (for a profiler).
 //! 2. decisions: batsat's decisions per puzzle for minimal, efficient, extended and optimized
 //!    on Royle's 17-clue puzzles (every k-th puzzle, K of them, default 5000) and on
 //!    top1465: mean and median of the first solve call (to the first solution) and of both
@@ -110,13 +113,13 @@ fn run_engine(opts: &[(&str, &str)], puzzles: &[Puzzle], limits: &Limits) -> Run
     }
 }
 
-fn speed(top: &[Puzzle]) {
+fn speed(top: &[Puzzle], reps: usize) {
     println!(
-        "\n## speed: sat engine on magictour-top1465 ({} puzzles), count up to 2",
+        "\n## speed: sat engine on magictour-top1465 ({} puzzles), count up to 2, best of {reps} runs",
         top.len()
     );
-    println!("| encoding | givens | backend | wall s | puzzles/s | build µs | solve µs | mean vars | mean clauses |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("| encoding | givens | backend | wall s | puzzles/s (wall) | build µs CPU | solve µs CPU | puzzles/s (CPU) | mean vars | mean clauses |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     let limits = Limits::solutions(2);
     let mut rates = Vec::new();
     for backend in ["varisat", "batsat"] {
@@ -125,22 +128,27 @@ fn speed(top: &[Puzzle]) {
             ("extended", "assumptions"),
             ("optimized", "units"),
         ] {
-            let r = run_engine(
-                &[("encoding", enc), ("givens", givens), ("backend", backend)],
-                top,
-                &limits,
-            );
-            let rate = top.len() as f64 / r.wall.as_secs_f64();
-            rates.push(((enc, givens, backend), rate));
+            let runs: Vec<Run> = (0..reps)
+                .map(|_| {
+                    run_engine(
+                        &[("encoding", enc), ("givens", givens), ("backend", backend)],
+                        top,
+                        &limits,
+                    )
+                })
+                .collect();
+            let best_wall = runs.iter().map(|r| r.wall).min().unwrap();
+            let r = runs
+                .iter()
+                .min_by(|a, b| (a.build_us + a.solve_us).total_cmp(&(b.build_us + b.solve_us)))
+                .unwrap();
+            let wall_rate = top.len() as f64 / best_wall.as_secs_f64();
+            let cpu_rate = 1e6 / (r.build_us + r.solve_us);
+            rates.push(((enc, givens, backend), wall_rate, cpu_rate));
             println!(
-                "| {enc} | {} | {backend} | {:.2} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} |",
-                if enc == "optimized" {
-                    "eliminated"
-                } else {
-                    givens
-                },
-                r.wall.as_secs_f64(),
-                rate,
+                "| {enc} | {} | {backend} | {:.2} | {wall_rate:.0} | {:.0} | {:.0} | {cpu_rate:.0} | {:.0} | {:.0} |",
+                if enc == "optimized" { "eliminated" } else { givens },
+                best_wall.as_secs_f64(),
                 r.build_us,
                 r.solve_us,
                 r.vars,
@@ -148,12 +156,16 @@ fn speed(top: &[Puzzle]) {
             );
         }
     }
-    let get = |k: (&str, &str, &str)| rates.iter().find(|(x, _)| *x == k).unwrap().1;
-    println!(
-        "\noptimized / extended(units) speed-up: varisat {:.1}x, batsat {:.1}x",
-        get(("optimized", "units", "varisat")) / get(("extended", "units", "varisat")),
-        get(("optimized", "units", "batsat")) / get(("extended", "units", "batsat"))
-    );
+    let get = |k: (&str, &str, &str)| *rates.iter().find(|(x, _, _)| *x == k).unwrap();
+    for b in ["varisat", "batsat"] {
+        let (_, ow, oc) = get(("optimized", "units", b));
+        let (_, ew, ec) = get(("extended", "units", b));
+        println!(
+            "optimized / extended(units) speed-up with {b}: {:.2}x by wall, {:.2}x by CPU",
+            ow / ew,
+            oc / ec
+        );
+    }
 }
 
 fn median(v: &mut [u64]) -> u64 {
@@ -254,6 +266,7 @@ fn rk25() {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut royle_k = Some(5000);
+    let mut reps = 3;
     let mut only: Option<Vec<String>> = None;
     let mut i = 0;
     while i < args.len() {
@@ -264,6 +277,10 @@ fn main() {
                     "all" => None,
                     k => Some(k.parse().expect("--royle K|all")),
                 };
+            }
+            "--reps" => {
+                i += 1;
+                reps = args[i].parse().expect("--reps R");
             }
             "--only" => {
                 i += 1;
@@ -276,7 +293,7 @@ fn main() {
     let want = |s: &str| only.as_ref().map_or(true, |o| o.iter().any(|x| x == s));
     let top = lines81("magictour-top1465.txt");
     if want("speed") {
-        speed(&top);
+        speed(&top, reps);
     }
     if let Some(cfg) = only
         .as_ref()
@@ -290,6 +307,54 @@ fn main() {
             &Limits::solutions(2),
         );
         println!("{enc} {backend}: {:.3} s", r.wall.as_secs_f64());
+    }
+    if let Some(which) = only
+        .as_ref()
+        .and_then(|o| o.iter().find(|x| x.starts_with("encode")))
+    {
+        // encode or encode=ENCODING: CPU time of the encoding alone
+        for enc in CnfEncoding::ALL {
+            if which.len() > 7 && &which[7..] != enc.as_str() {
+                continue;
+            }
+            let opts = CnfOptions {
+                encoding: enc,
+                ..CnfOptions::default()
+            };
+            let mut best = f64::MAX;
+            let mut k = 0;
+            for _ in 0..5 {
+                let t = sudolab::timing::Stopwatch::start();
+                k = 0;
+                for p in &top {
+                    k += cnf::encode(p, &opts).clauses.len();
+                }
+                best = best.min(t.cpu().as_secs_f64() * 1e6 / top.len() as f64);
+            }
+            println!("encode {enc}: {best:.1} µs CPU per puzzle (best of 5; {k} clauses)");
+        }
+    }
+    if only
+        .as_ref()
+        .is_some_and(|o| o.iter().any(|x| x == "floor"))
+    {
+        // Fixed cost of a backend: new solver, one clause, SAT, block, UNSAT, drop.
+        for name in ["varisat", "batsat"] {
+            let k = 20_000;
+            let t = sudolab::timing::Stopwatch::start();
+            for _ in 0..k {
+                let mut b = cnf::make_backend(name).unwrap();
+                b.add_clause(&[1, 2]);
+                let _ = b.solve(&[], &Budget::default()).unwrap();
+                b.add_clause(&[-1]);
+                b.add_clause(&[-2]);
+                let _ = b.solve(&[], &Budget::default()).unwrap();
+            }
+            println!(
+                "floor {name}: {:.1} µs CPU per new solver + SAT call + UNSAT call",
+                t.cpu().as_secs_f64() * 1e6 / k as f64
+            );
+        }
     }
     if want("decisions") {
         let royle = sample(lines81("royle-17clue.txt"), royle_k);

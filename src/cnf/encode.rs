@@ -33,17 +33,25 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// Where the builder sends clauses: stored, or only counted.
 pub(crate) trait Sink {
     fn push(&mut self, clause: &[i32]);
+    /// Room for this many more clauses and literals (a hint).
+    fn reserve(&mut self, _clauses: usize, _literals: usize) {}
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
     fn push(&mut self, clause: &[i32]) {
         (**self).push(clause)
     }
+    fn reserve(&mut self, clauses: usize, literals: usize) {
+        (**self).reserve(clauses, literals)
+    }
 }
 
 impl Sink for Clauses {
     fn push(&mut self, clause: &[i32]) {
         Clauses::push(self, clause)
+    }
+    fn reserve(&mut self, clauses: usize, literals: usize) {
+        Clauses::reserve(self, clauses, literals)
     }
 }
 
@@ -201,15 +209,17 @@ pub(crate) fn build<S: Sink>(
             }
         }
         let mut pairs = Vec::new();
-        for (i, v) in decided.iter().enumerate() {
-            x.push(match v {
-                Some(true) => X::True,
-                Some(false) => X::False,
-                None => {
-                    pairs.push(((i / n) as u32, (i % n) as u16 + 1));
-                    X::Var(pairs.len() as i32)
-                }
-            });
+        for (c, ds) in decided.chunks_exact(n).enumerate() {
+            for (d, v) in ds.iter().enumerate() {
+                x.push(match v {
+                    Some(true) => X::True,
+                    Some(false) => X::False,
+                    None => {
+                        pairs.push((c as u32, d as u16 + 1));
+                        X::Var(pairs.len() as i32)
+                    }
+                });
+            }
         }
         map = VarMap::explicit(n, pairs);
     } else {
@@ -235,56 +245,97 @@ pub(crate) fn build<S: Sink>(
         return (info, 0, Vec::new());
     }
 
-    let mut group: Vec<X> = Vec::with_capacity(n);
-    let mut lits: Vec<i32> = Vec::with_capacity(n);
-    // Literals of the undecided variables of `group`; `None` if one of them is true.
-    fn free(group: &[X], lits: &mut Vec<i32>) -> bool {
-        lits.clear();
-        for &v in group {
+    // The groups, each once: the undecided literals of every cell (digits 1..=N) and of every
+    // (house, digit) (cells in house order); a group with a true literal is satisfied and
+    // left out (it only happens in `optimized`, where its other literals are all false).
+    let mut cell_lits: Vec<i32> = Vec::with_capacity(cells * n);
+    let mut cell_ends: Vec<usize> = Vec::with_capacity(cells);
+    let mut house_lits: Vec<i32> = Vec::with_capacity(g.house_count() * n * n);
+    let mut house_ends: Vec<usize> = Vec::with_capacity(g.house_count() * n);
+    // Pushes the undecided literals of `items` onto `lits`; false (and undone) if one is true.
+    fn group(items: impl Iterator<Item = X>, lits: &mut Vec<i32>, ends: &mut Vec<usize>) {
+        let start = lits.len();
+        for v in items {
             match v {
-                X::True => return false,
+                X::True => {
+                    lits.truncate(start);
+                    return;
+                }
                 X::False => {}
                 X::Var(l) => lits.push(l),
             }
         }
-        true
+        ends.push(lits.len());
+    }
+    for c in 0..cells {
+        group(
+            x[c * n..(c + 1) * n].iter().copied(),
+            &mut cell_lits,
+            &mut cell_ends,
+        );
+    }
+    for h in 0..g.house_count() {
+        let house = g.house(h);
+        for d in 0..n {
+            group(
+                house.iter().map(|&c| x[c as usize * n + d]),
+                &mut house_lits,
+                &mut house_ends,
+            );
+        }
+    }
+    fn slices<'a>(lits: &'a [i32], ends: &'a [usize]) -> impl Iterator<Item = &'a [i32]> + 'a {
+        let mut start = 0;
+        ends.iter().map(move |&e| {
+            let s = &lits[start..e];
+            start = e;
+            s
+        })
     }
     let amo = opts.amo;
 
-    // 1. each cell holds at least one digit
-    for c in 0..cells {
-        if free(&x[c * n..(c + 1) * n], &mut lits) {
-            b.clause(&lits);
+    // Size of the formula from the group sizes, so that the clause store never grows.
+    {
+        let sizes: Vec<(u64, u64, u64)> = (0..=n).map(|k| crate::cnf::amo::size(amo, k)).collect();
+        let (mut nc, mut nl) = (0u64, 0u64);
+        for c in slices(&cell_lits, &cell_ends) {
+            nc += 1;
+            nl += c.len() as u64;
+            if opts.encoding.cell_amo() {
+                nc += sizes[c.len()].1;
+                nl += sizes[c.len()].2;
+            }
         }
+        for c in slices(&house_lits, &house_ends) {
+            if opts.encoding.house_alo() {
+                nc += 1;
+                nl += c.len() as u64;
+            }
+            nc += sizes[c.len()].1;
+            nl += sizes[c.len()].2;
+        }
+        let units = if optimized { 0 } else { puzzle.clues() };
+        b.sink.reserve(nc as usize + units, nl as usize + units);
+    }
+
+    // 1. each cell holds at least one digit
+    for c in slices(&cell_lits, &cell_ends) {
+        b.clause(c);
     }
     // 2. each cell holds at most one digit
     if opts.encoding.cell_amo() {
-        for c in 0..cells {
-            if free(&x[c * n..(c + 1) * n], &mut lits) {
-                at_most_one(amo, &lits, &mut b);
-            }
+        for c in slices(&cell_lits, &cell_ends) {
+            at_most_one(amo, c, &mut b);
         }
     }
     // 3. each digit at most once per house
-    for h in 0..g.house_count() {
-        for d in 0..n {
-            group.clear();
-            group.extend(g.house(h).iter().map(|&c| x[c as usize * n + d]));
-            if free(&group, &mut lits) {
-                at_most_one(amo, &lits, &mut b);
-            }
-        }
+    for c in slices(&house_lits, &house_ends) {
+        at_most_one(amo, c, &mut b);
     }
     // 4. each digit at least once per house
     if opts.encoding.house_alo() {
-        for h in 0..g.house_count() {
-            for d in 0..n {
-                group.clear();
-                group.extend(g.house(h).iter().map(|&c| x[c as usize * n + d]));
-                if free(&group, &mut lits) {
-                    b.clause(&lits);
-                }
-            }
+        for c in slices(&house_lits, &house_ends) {
+            b.clause(c);
         }
     }
     // 5. givens

@@ -26,8 +26,18 @@ impl Clauses {
         Self::default()
     }
 
+    /// Room for `clauses` more clauses holding `literals` more literals.
+    pub fn reserve(&mut self, clauses: usize, literals: usize) {
+        self.ends.reserve(clauses);
+        self.lits.reserve(literals);
+    }
+
     pub fn push(&mut self, clause: &[i32]) {
-        self.lits.extend_from_slice(clause);
+        // Clauses are short: a loop beats a `memcpy` call per clause.
+        self.lits.reserve(clause.len());
+        for &l in clause {
+            self.lits.push(l);
+        }
         self.ends.push(self.lits.len());
     }
 
