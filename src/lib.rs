@@ -5,6 +5,7 @@
 //! digit once; engines and reductions consume the house list of a [`puzzle::Geometry`].
 
 pub mod cli;
+pub mod cnf;
 pub mod engines;
 pub mod puzzle;
 pub mod timing;

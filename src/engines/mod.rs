@@ -19,6 +19,7 @@ pub mod bitmask;
 pub mod bits;
 pub mod bnb;
 pub mod human;
+pub mod sat;
 mod search;
 
 pub use search::Search;
@@ -412,6 +413,7 @@ pub static ENGINES: &[&EngineInfo] = &[
     &bitmask::INFO,
     &human::INFO,
     &binary::INFO,
+    &sat::INFO,
 ];
 
 /// Looks an engine up by name.

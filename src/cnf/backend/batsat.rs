@@ -1,0 +1,132 @@
+//! The batsat backend (S. Cruanes, batsat 0.6, MIT): a Rust port of MiniSat 2.2, embedded.
+//!
+//! Exposes decisions, conflicts and propagations (MiniSat's counters: `decisions` counts
+//! branching literals picked by the heuristic, not assumptions). The budget is polled through
+//! batsat's `stop` callback, which it calls before every decision and after every restart;
+//! the clock is read once per 64 polls.
+
+use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use crate::cnf::model::Model;
+use batsat::{lbool, Callbacks, Lit, SolverInterface, SolverOpts, Var};
+use std::cell::Cell;
+
+/// Callbacks that stop the search when the budget is spent.
+#[derive(Default)]
+struct Stopper {
+    budget: Budget,
+    polls: Cell<u32>,
+    why: Cell<Option<Interrupt>>,
+}
+
+impl Callbacks for Stopper {
+    fn stop(&self) -> bool {
+        if self.why.get().is_some() {
+            return true;
+        }
+        let p = self.polls.get().wrapping_add(1);
+        self.polls.set(p);
+        if p % 64 != 0 {
+            return false;
+        }
+        let why = self.budget.spent();
+        self.why.set(why);
+        why.is_some()
+    }
+}
+
+pub struct Batsat {
+    solver: batsat::Solver<Stopper>,
+    scratch: Vec<Lit>,
+}
+
+impl Batsat {
+    pub fn new() -> Self {
+        Batsat {
+            solver: batsat::Solver::new(SolverOpts::default(), Stopper::default()),
+            scratch: Vec::new(),
+        }
+    }
+
+    fn lit(&mut self, l: i32) -> Lit {
+        let v: Var = self.solver.var_of_int(l.unsigned_abs() - 1);
+        Lit::new(v, l > 0)
+    }
+}
+
+impl Default for Batsat {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SatBackend for Batsat {
+    fn name(&self) -> String {
+        "batsat".into()
+    }
+
+    fn reserve_vars(&mut self, n: u32) {
+        if n > 0 {
+            self.solver.var_of_int(n - 1);
+        }
+    }
+
+    fn add_clause(&mut self, lits: &[i32]) {
+        let mut c = std::mem::take(&mut self.scratch);
+        c.clear();
+        for &l in lits {
+            c.push(self.lit(l));
+        }
+        // `false` means the formula became unsatisfiable at level 0; `solve` then says so.
+        self.solver.add_clause_reuse(&mut c);
+        self.scratch = c;
+    }
+
+    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
+        if let Some(why) = budget.spent() {
+            return Ok(SatAnswer::Interrupted(why));
+        }
+        let a: Vec<Lit> = assumptions.iter().map(|&l| self.lit(l)).collect();
+        {
+            let cb = self.solver.cb_mut();
+            cb.budget = budget.clone();
+            cb.why.set(None);
+            cb.polls.set(0);
+        }
+        let r = self.solver.solve_limited(&a);
+        if r == lbool::TRUE {
+            let model = self.solver.get_model();
+            let mut values = Vec::with_capacity(model.len() + 1);
+            values.push(None);
+            values.extend(model.iter().map(|&b| {
+                if b == lbool::TRUE {
+                    Some(true)
+                } else if b == lbool::FALSE {
+                    Some(false)
+                } else {
+                    None
+                }
+            }));
+            Ok(SatAnswer::Sat(Model::from_values(values)))
+        } else if r == lbool::FALSE {
+            Ok(SatAnswer::Unsat)
+        } else {
+            let why = self
+                .solver
+                .cb()
+                .why
+                .get()
+                .or_else(|| budget.spent())
+                .unwrap_or(Interrupt::Time);
+            Ok(SatAnswer::Interrupted(why))
+        }
+    }
+
+    fn stats(&self) -> BackendStats {
+        BackendStats {
+            decisions: Some(self.solver.num_decisions()),
+            conflicts: Some(self.solver.num_conflicts()),
+            propagations: Some(self.solver.num_propagations()),
+            child_cpu_us: None,
+        }
+    }
+}

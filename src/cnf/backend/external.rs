@@ -1,0 +1,333 @@
+//! External SAT solvers: any executable that reads a DIMACS file and answers in the SAT
+//! competition convention (`s SATISFIABLE` + `v` lines on stdout, exit code 10 / 20), or in
+//! MiniSat's (result file `SAT` + literals / `UNSAT`) for executables named `*minisat*`.
+//!
+//! Each `solve` writes the clauses (with the assumptions appended as unit clauses: DIMACS has
+//! no assumptions) to a temporary file and runs the solver on it. The process is started in a
+//! process group of its own; at the deadline or on cancel the whole group gets SIGKILL and the
+//! process is reaped (`wait4`), so no zombie is left and a solver script's children die with
+//! it. stdout and stderr are read on threads so a chatty solver never blocks on a full pipe.
+//! The counters `decisions`, `conflicts` and `propagations` are taken from the solver's own
+//! statistics lines when it prints them (`c decisions: N` for CaDiCaL, `decisions : N` for
+//! MiniSat); the solver's CPU time (user + system, from `wait4`) is summed in `child_cpu_us`.
+
+use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use crate::cnf::dimacs::write_clauses;
+use crate::cnf::formula::Clauses;
+use crate::cnf::model::{read_model, SolverAnswer};
+use std::io::{BufWriter, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+/// How the solver is called and answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExternalStyle {
+    /// `PATH [ARGS...] in.cnf`, answer on stdout (`s`/`v` lines), exit 10/20.
+    Competition,
+    /// `PATH [ARGS...] in.cnf result.txt`, answer in the result file (`SAT`/`UNSAT`).
+    Minisat,
+}
+
+pub struct External {
+    program: PathBuf,
+    args: Vec<String>,
+    style: ExternalStyle,
+    num_vars: u32,
+    clauses: Clauses,
+    stats: BackendStats,
+    /// Process id of the last solver run (for tests that check it was reaped).
+    pub last_pid: Option<i32>,
+}
+
+static FILE_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn temp_path(ext: &str) -> PathBuf {
+    let k = FILE_COUNTER.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("sudolab-sat-{}-{k}.{ext}", std::process::id()))
+}
+
+/// Resolves `name` like a shell: a path if it has a `/`, else searched in `PATH`.
+fn resolve(name: &str) -> Option<PathBuf> {
+    if name.contains('/') {
+        let p = PathBuf::from(name);
+        return p.is_file().then_some(p);
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+impl External {
+    /// From `PATH [ARGS...]` (whitespace-separated). The style is MiniSat's when the file
+    /// name contains `minisat`, else the competition's.
+    pub fn from_spec(spec: &str) -> Result<Self, String> {
+        let mut words = spec.split_whitespace();
+        let name = words
+            .next()
+            .ok_or("ext: needs a path (ext:PATH [ARGS...])")?;
+        let program = resolve(name).ok_or_else(|| format!("ext: no executable {name:?}"))?;
+        let file = program
+            .file_name()
+            .map(|f| f.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        let style = if file.contains("minisat") {
+            ExternalStyle::Minisat
+        } else {
+            ExternalStyle::Competition
+        };
+        Ok(Self::new(
+            &program,
+            words.map(String::from).collect(),
+            style,
+        ))
+    }
+
+    pub fn new(program: &Path, args: Vec<String>, style: ExternalStyle) -> Self {
+        External {
+            program: program.to_path_buf(),
+            args,
+            style,
+            num_vars: 0,
+            clauses: Clauses::new(),
+            stats: BackendStats::default(),
+            last_pid: None,
+        }
+    }
+
+    fn add_counter(slot: &mut Option<u64>, v: Option<u64>) {
+        if let Some(v) = v {
+            *slot = Some(slot.unwrap_or(0) + v);
+        }
+    }
+}
+
+/// Reads all of `r` on a thread; the text comes back through the channel.
+fn drain(mut r: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = r.read_to_end(&mut buf);
+        let _ = tx.send(buf);
+    });
+    rx
+}
+
+/// A counter from a statistics line: `c decisions: 12 ...` or `decisions   : 12 (...)`.
+fn stat(text: &str, name: &str) -> Option<u64> {
+    text.lines().find_map(|line| {
+        let t = line.trim_start();
+        let t = t.strip_prefix("c ").unwrap_or(t).trim_start();
+        let rest = t.strip_prefix(name)?.trim_start().strip_prefix(':')?;
+        rest.split_whitespace().next()?.parse().ok()
+    })
+}
+
+struct Run {
+    exit: Option<i32>,
+    stdout: String,
+    stderr: String,
+    cpu_us: u64,
+    interrupted: Option<Interrupt>,
+}
+
+/// Runs `cmd` with the budget; kills its process group when the budget is spent; reaps it.
+fn run(mut cmd: Command, budget: &Budget, last_pid: &mut Option<i32>) -> Result<Run, String> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))?;
+    let pid = child.id() as i32;
+    *last_pid = Some(pid);
+    let out = drain(child.stdout.take().expect("piped"));
+    let err = drain(child.stderr.take().expect("piped"));
+    let mut status: libc::c_int = 0;
+    // SAFETY: zeroed rusage is a valid value of this plain C struct.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    let mut interrupted = None;
+    let mut nap = Duration::from_micros(100);
+    loop {
+        // SAFETY: `pid` is our child, not yet reaped; status and ru are valid out-pointers.
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut ru) };
+        if r == pid {
+            break;
+        }
+        if r < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(format!("wait4: {e}"));
+        }
+        if let Some(why) = budget.spent() {
+            interrupted = Some(why);
+            // SAFETY: plain syscalls on our own child's process group and pid.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+                libc::kill(pid, libc::SIGKILL);
+                while libc::wait4(pid, &mut status, 0, &mut ru) < 0
+                    && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+                {
+                }
+            }
+            break;
+        }
+        thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(5));
+    }
+    // The child is reaped; `child` must not be waited on again (dropping it does not wait).
+    drop(child);
+    let grace = Duration::from_secs(2);
+    let stdout = out.recv_timeout(grace).unwrap_or_default();
+    let stderr = err.recv_timeout(grace).unwrap_or_default();
+    let exit = if libc::WIFEXITED(status) {
+        Some(libc::WEXITSTATUS(status))
+    } else {
+        None
+    };
+    let tv = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    Ok(Run {
+        exit,
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        cpu_us: tv(ru.ru_utime) + tv(ru.ru_stime),
+        interrupted,
+    })
+}
+
+fn tail(s: &str) -> &str {
+    let s = s.trim_end();
+    let cut = s.len().saturating_sub(400);
+    let cut = (cut..=s.len())
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(0);
+    &s[cut..]
+}
+
+impl SatBackend for External {
+    fn name(&self) -> String {
+        format!("ext:{}", self.program.display())
+    }
+
+    fn reserve_vars(&mut self, n: u32) {
+        self.num_vars = self.num_vars.max(n);
+    }
+
+    fn add_clause(&mut self, lits: &[i32]) {
+        for &l in lits {
+            self.num_vars = self.num_vars.max(l.unsigned_abs());
+        }
+        self.clauses.push(lits);
+    }
+
+    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
+        if let Some(why) = budget.spent() {
+            return Ok(SatAnswer::Interrupted(why));
+        }
+        let input = temp_path("cnf");
+        let result = temp_path("out");
+        let guard = Cleanup(vec![input.clone(), result.clone()]);
+        {
+            let f = std::fs::File::create(&input)
+                .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
+            let mut w = BufWriter::new(f);
+            let nv = assumptions
+                .iter()
+                .map(|l| l.unsigned_abs())
+                .max()
+                .unwrap_or(0)
+                .max(self.num_vars);
+            write_clauses(&mut w, nv, &self.clauses, assumptions)
+                .and_then(|_| w.flush())
+                .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
+        }
+        let mut cmd = Command::new(&self.program);
+        cmd.args(&self.args).arg(&input);
+        if self.style == ExternalStyle::Minisat {
+            cmd.arg(&result);
+        }
+        let r = run(cmd, budget, &mut self.last_pid)?;
+        Self::add_counter(&mut self.stats.child_cpu_us, Some(r.cpu_us));
+        if let Some(why) = r.interrupted {
+            drop(guard);
+            return Ok(SatAnswer::Interrupted(why));
+        }
+        Self::add_counter(&mut self.stats.decisions, stat(&r.stdout, "decisions"));
+        Self::add_counter(&mut self.stats.conflicts, stat(&r.stdout, "conflicts"));
+        Self::add_counter(
+            &mut self.stats.propagations,
+            stat(&r.stdout, "propagations"),
+        );
+        let answer_text = match self.style {
+            ExternalStyle::Competition => r.stdout.clone(),
+            ExternalStyle::Minisat => std::fs::read_to_string(&result).unwrap_or_default(),
+        };
+        drop(guard);
+        let fail = |why: String| {
+            format!(
+                "{}: {why} (exit {:?}; stderr: {:?})",
+                self.program.display(),
+                r.exit,
+                tail(&r.stderr)
+            )
+        };
+        let answer = read_model(&answer_text).map_err(|e| fail(format!("answer: {e}")))?;
+        // Exit 10 = SAT, 20 = UNSAT; any other code is not a contradiction, but 10 with
+        // UNSAT or 20 with SAT is.
+        match (&answer, r.exit) {
+            (SolverAnswer::Sat(_), Some(20)) | (SolverAnswer::Unsat, Some(10)) => {
+                return Err(fail("exit code contradicts the answer".into()))
+            }
+            _ => {}
+        }
+        match answer {
+            SolverAnswer::Sat(m) => Ok(SatAnswer::Sat(m)),
+            SolverAnswer::Unsat => Ok(SatAnswer::Unsat),
+            SolverAnswer::Unknown => Err(fail("the solver answered UNKNOWN".into())),
+        }
+    }
+
+    fn stats(&self) -> BackendStats {
+        self.stats
+    }
+}
+
+struct Cleanup(Vec<PathBuf>);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        for p in &self.0 {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_lines() {
+        assert_eq!(
+            stat("c decisions:  12   3.0 per sec\n", "decisions"),
+            Some(12)
+        );
+        assert_eq!(
+            stat(
+                "conflicts             : 7              (0 /sec)\n",
+                "conflicts"
+            ),
+            Some(7)
+        );
+        assert_eq!(stat("c nothing\n", "conflicts"), None);
+    }
+}

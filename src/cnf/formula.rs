@@ -1,0 +1,173 @@
+//! The formula and what it means: a flat clause list (DIMACS literals), the map from variables
+//! back to (cell, digit), and the puzzle it was made from.
+//!
+//! Variable numbering (1-based DIMACS variables), after Lynce & Ouaknine (2006):
+//!
+//! - non-optimized encodings: `var(cell, digit) = cell * N + digit`, i.e. with 0-based row `r`,
+//!   column `c` and digit `d` in `1..=N`: `r*N*N + c*N + d`, variables `1..=N^3`; the
+//!   at-most-one encodings' auxiliary variables follow, from `N^3 + 1` on.
+//! - optimized (Kwon & Jain 2006): the (cell, digit) pairs the givens leave undecided, in
+//!   row-major (cell, digit) order, are numbered `1..=k`; auxiliary variables follow. The map
+//!   is explicit ([`VarMap::Explicit`]).
+
+use super::options::CnfOptions;
+use crate::puzzle::{Geometry, Grid};
+use std::sync::Arc;
+
+/// A list of clauses stored flat: literals in DIMACS form (no 0 terminators), clause ends.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clauses {
+    lits: Vec<i32>,
+    ends: Vec<usize>,
+}
+
+impl Clauses {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Room for `clauses` more clauses holding `literals` more literals.
+    pub fn reserve(&mut self, clauses: usize, literals: usize) {
+        self.ends.reserve(clauses);
+        self.lits.reserve(literals);
+    }
+
+    pub fn push(&mut self, clause: &[i32]) {
+        // Clauses are short: a loop beats a `memcpy` call per clause.
+        self.lits.reserve(clause.len());
+        for &l in clause {
+            self.lits.push(l);
+        }
+        self.ends.push(self.lits.len());
+    }
+
+    /// Number of clauses.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Total number of literal occurrences.
+    pub fn literals(&self) -> usize {
+        self.lits.len()
+    }
+
+    pub fn get(&self, i: usize) -> &[i32] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.lits[start..self.ends[i]]
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[i32]> + '_ {
+        (0..self.ends.len()).map(move |i| self.get(i))
+    }
+
+    /// Largest variable mentioned (0 if none).
+    pub fn max_var(&self) -> u32 {
+        self.lits
+            .iter()
+            .map(|l| l.unsigned_abs())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Map from variables to (cell, digit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VarMap {
+    /// `var = cell * N + digit` for `var` in `1..=N^3`.
+    Formula { n: usize },
+    /// `pairs[var - 1] = (cell, digit)` for `var` in `1..=pairs.len()`.
+    Explicit {
+        n: usize,
+        pairs: Vec<(u32, u16)>,
+        /// `inverse[cell * N + digit - 1]` = var, 0 when the pair has no variable.
+        inverse: Vec<u32>,
+    },
+}
+
+impl VarMap {
+    /// An explicit map from its pairs (in variable order).
+    pub fn explicit(n: usize, pairs: Vec<(u32, u16)>) -> Self {
+        let mut inverse = vec![0u32; n * n * n];
+        for (i, &(cell, d)) in pairs.iter().enumerate() {
+            inverse[cell as usize * n + d as usize - 1] = i as u32 + 1;
+        }
+        VarMap::Explicit { n, pairs, inverse }
+    }
+
+    /// Number of (cell, digit) variables: they are `1..=primary()`; the rest are auxiliary.
+    pub fn primary(&self) -> u32 {
+        match self {
+            VarMap::Formula { n } => (n * n * n) as u32,
+            VarMap::Explicit { pairs, .. } => pairs.len() as u32,
+        }
+    }
+
+    /// (cell, digit) of `var`, `None` for auxiliary variables.
+    pub fn cell_digit(&self, var: u32) -> Option<(usize, u16)> {
+        if var == 0 || var > self.primary() {
+            return None;
+        }
+        match self {
+            VarMap::Formula { n } => {
+                let v = var as usize - 1;
+                Some((v / n, (v % n) as u16 + 1))
+            }
+            VarMap::Explicit { pairs, .. } => {
+                let (c, d) = pairs[var as usize - 1];
+                Some((c as usize, d))
+            }
+        }
+    }
+
+    /// Variable of (cell, digit), `None` when the pair has none (decided by the givens).
+    pub fn var(&self, cell: usize, digit: u16) -> Option<u32> {
+        match self {
+            VarMap::Formula { n } => Some((cell * n + digit as usize) as u32),
+            VarMap::Explicit { n, inverse, .. } => match inverse[cell * n + digit as usize - 1] {
+                0 => None,
+                v => Some(v),
+            },
+        }
+    }
+}
+
+/// What a formula means: the puzzle it encodes, the options, the variable map. Enough to
+/// decode a model into a grid; written into the DIMACS comments and read back from them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CnfInfo {
+    pub geometry: Arc<Geometry>,
+    pub givens: Grid,
+    pub options: CnfOptions,
+    pub map: VarMap,
+}
+
+/// A CNF formula for a puzzle: clauses, assumptions and meaning.
+#[derive(Clone, Debug)]
+pub struct Cnf {
+    pub info: CnfInfo,
+    /// Number of variables (`p cnf V C`).
+    pub num_vars: u32,
+    pub clauses: Clauses,
+    /// Givens as assumptions (empty unless `givens = assumptions`).
+    pub assumptions: Vec<i32>,
+}
+
+impl Cnf {
+    /// The clause that excludes `grid` from further models: the negation of its (cell, digit)
+    /// variables over the cells that are not given (given cells are fixed in every model).
+    /// `None` if `grid` has a (cell, digit) pair without a variable, which a decoded model
+    /// never has. An empty clause means no other grid is possible.
+    pub fn blocking_clause(&self, grid: &[u16]) -> Option<Vec<i32>> {
+        let mut clause = Vec::new();
+        for (cell, (&g, &d)) in self.info.givens.iter().zip(grid).enumerate() {
+            if g == 0 {
+                clause.push(-(self.info.map.var(cell, d)? as i32));
+            }
+        }
+        Some(clause)
+    }
+}

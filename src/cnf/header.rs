@@ -1,0 +1,293 @@
+//! The meaning of a formula as DIMACS comment lines, written before `p cnf` and read back, so
+//! that a model from any solver can be decoded without the original puzzle file.
+//!
+//! ```text
+//! c sudolab cnf
+//! c encoding extended
+//! c amo pairwise
+//! c givens units                       (units | assumptions | eliminated)
+//! c dedup false
+//! c geometry 9 box 3x3 diagonals no    (or: c geometry 9 regions diagonals yes)
+//! c regions 1 1 1 2 2 ...              (jigsaw only: region of each cell, 1-based, row-major)
+//! c puzzle 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
+//! c map formula var = (row-1)*N*N + (col-1)*N + digit, vars 1..729
+//! c map 17 1 3 5                       (explicit map: var row col digit, 1-based)
+//! c primary 729                        (vars 1..=primary are (cell, digit); the rest aux)
+//! c assume 5 -7 0                      (assumptions mode: the givens as assumptions)
+//! ```
+//!
+//! The puzzle line uses `1-9A-Z` and `.` when `N <= 35`, else `N*N` integers (0 = empty).
+//! Unknown comment lines are ignored, so other tools may add their own.
+
+use super::formula::{CnfInfo, VarMap};
+use super::options::{CnfEncoding, CnfOptions, GivensMode};
+use crate::puzzle::{Geometry, Layout};
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+const SYMBOLS: &[u8] = b"123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/// The comment lines (without the leading `c `) that describe `info`, plus `assumptions`.
+pub fn header_lines(info: &CnfInfo, assumptions: &[i32]) -> Vec<String> {
+    let g = &info.geometry;
+    let n = g.n();
+    let o = &info.options;
+    let mut out = vec![
+        "sudolab cnf".to_string(),
+        format!("encoding {}", o.encoding),
+        format!("amo {}", o.amo),
+        format!("givens {}", o.givens_str()),
+        format!("dedup {}", o.dedup),
+    ];
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    match g.layout() {
+        Layout::Boxes { rows, cols } => out.push(format!(
+            "geometry {n} box {rows}x{cols} diagonals {}",
+            yes(g.has_diagonals())
+        )),
+        Layout::Regions(r) => {
+            out.push(format!(
+                "geometry {n} regions diagonals {}",
+                yes(g.has_diagonals())
+            ));
+            let mut line = String::from("regions");
+            for &x in r {
+                let _ = write!(line, " {}", x + 1);
+            }
+            out.push(line);
+        }
+    }
+    let mut line = String::from("puzzle ");
+    if n <= SYMBOLS.len() {
+        line.extend(info.givens.iter().map(|&d| {
+            if d == 0 {
+                '.'
+            } else {
+                SYMBOLS[d as usize - 1] as char
+            }
+        }));
+    } else {
+        for (i, d) in info.givens.iter().enumerate() {
+            if i > 0 {
+                line.push(' ');
+            }
+            let _ = write!(line, "{d}");
+        }
+    }
+    out.push(line);
+    match &info.map {
+        VarMap::Formula { n } => out.push(format!(
+            "map formula var = (row-1)*N*N + (col-1)*N + digit, vars 1..{}",
+            n * n * n
+        )),
+        VarMap::Explicit { pairs, .. } => {
+            for (i, &(cell, d)) in pairs.iter().enumerate() {
+                out.push(format!(
+                    "map {} {} {} {}",
+                    i + 1,
+                    cell as usize / n + 1,
+                    cell as usize % n + 1,
+                    d
+                ));
+            }
+        }
+    }
+    out.push(format!("primary {}", info.map.primary()));
+    if !assumptions.is_empty() {
+        let mut line = String::from("assume");
+        for l in assumptions {
+            let _ = write!(line, " {l}");
+        }
+        line.push_str(" 0");
+        out.push(line);
+    }
+    out
+}
+
+/// What the header comments of a DIMACS file say.
+#[derive(Clone, Debug)]
+pub struct Header {
+    pub info: CnfInfo,
+    pub assumptions: Vec<i32>,
+}
+
+/// Rebuilds the meaning of a formula from its comment lines (each without the leading `c`,
+/// as [`super::Dimacs::comments`] holds them, paired with their line numbers).
+pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
+    let mut encoding = None;
+    let mut opts = CnfOptions::default();
+    // (N, box shape or None for regions, diagonals)
+    type Shape = (usize, Option<(usize, usize)>, bool);
+    let mut geometry: Option<Shape> = None;
+    let mut regions: Option<Vec<u16>> = None;
+    let mut puzzle_text: Option<(usize, String)> = None;
+    let mut formula_map = false;
+    let mut pairs: Vec<(usize, u32, u32, u32, u32)> = Vec::new();
+    let mut assumptions = Vec::new();
+    let mut primary: Option<u32> = None;
+    let mut seen_magic = false;
+    for (line, text) in comments {
+        let err = |m: String| format!("line {line}: {m}");
+        let mut words = text.split_whitespace();
+        let Some(key) = words.next() else { continue };
+        let rest: Vec<&str> = words.collect();
+        let num = |s: &str| {
+            s.parse::<u32>()
+                .map_err(|_| err(format!("{s:?} is not a number")))
+        };
+        match key {
+            "sudolab" => seen_magic = true,
+            "encoding" if !rest.is_empty() => {
+                encoding = Some(rest[0].parse::<CnfEncoding>().map_err(err)?)
+            }
+            "amo" if !rest.is_empty() => opts.amo = rest[0].parse().map_err(err)?,
+            "givens" if !rest.is_empty() => match rest[0] {
+                "eliminated" => {}
+                m => opts.givens = m.parse::<GivensMode>().map_err(err)?,
+            },
+            "dedup" if !rest.is_empty() => {
+                opts.dedup = rest[0]
+                    .parse()
+                    .map_err(|_| err(format!("dedup {:?} is not true/false", rest[0])))?
+            }
+            "geometry" => {
+                let n = num(rest.first().copied().unwrap_or(""))? as usize;
+                let diag = rest
+                    .windows(2)
+                    .any(|w| w[0] == "diagonals" && w[1] == "yes");
+                let shape = match rest.get(1).copied() {
+                    Some("box") => {
+                        let s = rest.get(2).copied().unwrap_or("");
+                        let (r, c) = s
+                            .split_once('x')
+                            .ok_or_else(|| err(format!("box shape {s:?} is not RxC")))?;
+                        Some((num(r)? as usize, num(c)? as usize))
+                    }
+                    Some("regions") => None,
+                    other => return Err(err(format!("unknown layout {other:?}"))),
+                };
+                geometry = Some((n, shape, diag));
+            }
+            "regions" => {
+                let r: Result<Vec<u16>, String> = rest
+                    .iter()
+                    .map(|s| match num(s)? {
+                        0 => Err(err("region numbers are 1-based".into())),
+                        x => Ok((x - 1) as u16),
+                    })
+                    .collect();
+                regions = Some(r?);
+            }
+            "puzzle" => puzzle_text = Some((*line, rest.join(" "))),
+            "map" if rest.first() == Some(&"formula") => formula_map = true,
+            "map" => {
+                if rest.len() != 4 {
+                    return Err(err("map line needs: var row col digit".into()));
+                }
+                pairs.push((
+                    *line,
+                    num(rest[0])?,
+                    num(rest[1])?,
+                    num(rest[2])?,
+                    num(rest[3])?,
+                ));
+            }
+            "primary" if !rest.is_empty() => primary = Some(num(rest[0])?),
+            "assume" => {
+                for s in rest {
+                    let l: i32 = s
+                        .parse()
+                        .map_err(|_| err(format!("{s:?} is not a literal")))?;
+                    if l != 0 {
+                        assumptions.push(l);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if !seen_magic {
+        return Err("no `c sudolab cnf` comment: not a formula written by sudolab".into());
+    }
+    opts.encoding = encoding.ok_or("no `c encoding` comment")?;
+    let (n, shape, diag) = geometry.ok_or("no `c geometry` comment")?;
+    let geometry = match shape {
+        Some((r, c)) => Geometry::boxed(n, r, c),
+        None => Geometry::jigsaw(n, regions.ok_or("jigsaw geometry without `c regions`")?),
+    }
+    .map_err(|e| format!("geometry: {e}"))?
+    .with_diagonals(diag);
+    let (pline, ptext) = puzzle_text.ok_or("no `c puzzle` comment")?;
+    let givens = parse_givens(n, &ptext).map_err(|m| format!("line {pline}: {m}"))?;
+    let map = if formula_map {
+        VarMap::Formula { n }
+    } else {
+        let mut out = vec![(0u32, 0u16); pairs.len()];
+        let mut seen = vec![false; pairs.len()];
+        for &(line, v, r, c, d) in &pairs {
+            let (v, r, c, d) = (v as usize, r as usize, c as usize, d as usize);
+            if v == 0 || v > pairs.len() || seen[v - 1] {
+                return Err(format!(
+                    "line {line}: map variables must be 1..{} each once",
+                    pairs.len()
+                ));
+            }
+            if !(1..=n).contains(&r) || !(1..=n).contains(&c) || !(1..=n).contains(&d) {
+                return Err(format!(
+                    "line {line}: row, column and digit must be 1..={n}"
+                ));
+            }
+            seen[v - 1] = true;
+            out[v - 1] = (((r - 1) * n + c - 1) as u32, d as u16);
+        }
+        VarMap::explicit(n, out)
+    };
+    if let Some(p) = primary {
+        if p != map.primary() {
+            return Err(format!(
+                "`c primary {p}` but the map covers {} variables",
+                map.primary()
+            ));
+        }
+    }
+    Ok(Header {
+        info: CnfInfo {
+            geometry: Arc::new(geometry),
+            givens,
+            options: opts,
+            map,
+        },
+        assumptions,
+    })
+}
+
+fn parse_givens(n: usize, text: &str) -> Result<Vec<u16>, String> {
+    let cells = n * n;
+    let out: Vec<u16> = if n <= SYMBOLS.len() {
+        let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        t.chars()
+            .map(|ch| {
+                if ch == '.' || ch == '0' {
+                    return Ok(0);
+                }
+                let up = ch.to_ascii_uppercase() as u8;
+                SYMBOLS[..n]
+                    .iter()
+                    .position(|&s| s == up)
+                    .map(|i| i as u16 + 1)
+                    .ok_or_else(|| format!("puzzle symbol {ch:?} is not a digit of a {n}x{n} grid"))
+            })
+            .collect::<Result<_, _>>()?
+    } else {
+        text.split_whitespace()
+            .map(|s| match s.parse::<u16>() {
+                Ok(d) if d as usize <= n => Ok(d),
+                _ => Err(format!("puzzle entry {s:?} is not 0..={n}")),
+            })
+            .collect::<Result<_, _>>()?
+    };
+    if out.len() != cells {
+        return Err(format!("puzzle has {} cells, expected {cells}", out.len()));
+    }
+    Ok(out)
+}

@@ -1,0 +1,72 @@
+//! CNF reduction: Sudoku-family puzzles as SAT formulas, written against the house list.
+//!
+//! Sources: I. Lynce and J. Ouaknine, "Sudoku as a SAT problem" (AIMATH 2006) for the
+//! `minimal`, `efficient` and `extended` encodings; G. Kwon and H. Jain, "Optimized CNF
+//! encoding for Sudoku puzzles" (LPAR 2006) for `optimized`; the at-most-one encodings'
+//! sources are in [`amo`]. Variable numbering is in [`formula`]; what the DIMACS comments say
+//! is in [`header`].
+//!
+//! # Public API (summary)
+//!
+//! ```text
+//! CnfEncoding { Minimal, Efficient, Extended (default), Optimized }   FromStr, as_str()
+//! Amo { Pairwise (default), Sequential, Binary, Product, Commander(3) } FromStr, as_str()
+//! GivensMode { Units (default), Assumptions }                         FromStr, as_str()
+//! CnfOptions { encoding, amo, givens, dedup: bool }                   check() -> Result<(), String>
+//!
+//! encode(&Puzzle, &CnfOptions) -> Cnf
+//! Cnf { info: CnfInfo, num_vars: u32, clauses: Clauses, assumptions: Vec<i32> }
+//!     cnf.blocking_clause(&grid) -> Option<Vec<i32>>
+//! CnfInfo { geometry: Arc<Geometry>, givens: Grid, options: CnfOptions, map: VarMap }
+//! VarMap::{Formula { n }, Explicit { .. }}: primary(), cell_digit(var), var(cell, digit)
+//! Clauses: len(), literals(), get(i), iter(), push(&[i32])
+//!
+//! write_dimacs(&Cnf, &mut dyn Write) -> io::Result<()>
+//! read_dimacs(impl BufRead) / read_dimacs_str(&str) -> Result<Dimacs, SyntaxError>
+//! Dimacs { num_vars, clauses: Clauses, comments: Vec<(line, String)> }
+//! parse_header(&comments) -> Result<Header { info, assumptions }, String>
+//! read_model(&str) -> Result<SolverAnswer { Sat(Model), Unsat, Unknown }, SyntaxError>
+//! Model: from_lits(&[i32]), value(var) -> Option<bool>, is_true(lit), lits()
+//! check_model(&Clauses, &Model) -> Result<(), DecodeError>
+//! decode(&CnfInfo, &Model) -> Result<Grid, DecodeError>
+//! decode_checked(&Dimacs, &Model) -> Result<Grid, DecodeError>   (header + clauses + grid check)
+//!
+//! trait SatBackend { name, reserve_vars, add_clause, add_cnf, solve(&assumptions, &Budget)
+//!                    -> Result<SatAnswer { Sat(Model), Unsat, Interrupted(Interrupt) }, String>,
+//!                    stats() -> BackendStats { decisions, conflicts, propagations, child_cpu_us } }
+//! make_backend("varisat" | "batsat" | "ext:PATH [ARGS...]") -> Result<Box<dyn SatBackend>, String>
+//! Budget { deadline: Option<Instant>, cancel: Option<Arc<AtomicBool>> }
+//!
+//! size_stats(&Puzzle, &CnfOptions) -> SizeStats { vars, clauses, literals }
+//! size_stats_empty(n, &CnfOptions) -> Result<SizeStats, String>   (default box shape)
+//! ```
+//!
+//! The `sat` engine ([`crate::engines::sat`]) puts these together: encode, solve, decode,
+//! block the grid, solve again up to the solution cap.
+
+pub mod amo;
+pub mod backend;
+mod decode;
+mod dimacs;
+mod encode;
+pub mod formula;
+pub mod header;
+mod model;
+mod options;
+mod size;
+
+pub use amo::Amo;
+pub use backend::{
+    make_backend, BackendStats, Budget, Interrupt, SatAnswer, SatBackend, BACKEND_NAMES,
+};
+pub use decode::{check_model, decode, decode_checked, DecodeError};
+pub use dimacs::{read_dimacs, read_dimacs_str, write_clauses, write_dimacs, Dimacs, SyntaxError};
+pub use encode::encode;
+pub use formula::{Clauses, Cnf, CnfInfo, VarMap};
+pub use header::{parse_header, Header};
+pub use model::{read_model, Model, SolverAnswer};
+pub use options::{CnfEncoding, CnfOptions, GivensMode};
+pub use size::{size_stats, size_stats_empty, SizeStats};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,150 @@
+//! What to encode and how: the encoding (Lynce & Ouaknine 2006's minimal, efficient and
+//! extended; Kwon & Jain 2006's optimized), the at-most-one encoding, how the givens enter
+//! the formula, and whether duplicate clauses are dropped.
+//!
+//! - I. Lynce and J. Ouaknine, "Sudoku as a SAT problem", AIMATH 2006.
+//! - G. Kwon and H. Jain, "Optimized CNF encoding for Sudoku puzzles", LPAR 2006.
+
+use super::amo::Amo;
+use std::fmt;
+use std::str::FromStr;
+
+/// Which constraints the formula states (Lynce & Ouaknine's names; Kwon & Jain's
+/// optimization of the extended encoding).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum CnfEncoding {
+    /// Every cell holds at least one digit; every digit at most once per house.
+    Minimal,
+    /// Minimal + every cell holds at most one digit.
+    Efficient,
+    /// Efficient + every digit at least once per house.
+    #[default]
+    Extended,
+    /// Extended with the givens eliminated before encoding (Kwon & Jain): variables decided
+    /// by the givens removed, satisfied clauses dropped, false literals deleted, variables
+    /// renumbered with an explicit map back to (cell, digit).
+    Optimized,
+}
+
+impl CnfEncoding {
+    pub const ALL: [CnfEncoding; 4] = [
+        CnfEncoding::Minimal,
+        CnfEncoding::Efficient,
+        CnfEncoding::Extended,
+        CnfEncoding::Optimized,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CnfEncoding::Minimal => "minimal",
+            CnfEncoding::Efficient => "efficient",
+            CnfEncoding::Extended => "extended",
+            CnfEncoding::Optimized => "optimized",
+        }
+    }
+
+    /// Whether the formula states "each cell at most one digit".
+    pub fn cell_amo(self) -> bool {
+        !matches!(self, CnfEncoding::Minimal)
+    }
+
+    /// Whether the formula states "each digit at least once per house".
+    pub fn house_alo(self) -> bool {
+        matches!(self, CnfEncoding::Extended | CnfEncoding::Optimized)
+    }
+}
+
+impl fmt::Display for CnfEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for CnfEncoding {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        CnfEncoding::ALL
+            .into_iter()
+            .find(|e| e.as_str() == s)
+            .ok_or_else(|| {
+                format!("unknown encoding {s:?} (known: minimal, efficient, extended, optimized)")
+            })
+    }
+}
+
+/// How the givens enter the formula of the non-optimized encodings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum GivensMode {
+    /// One unit clause `x(cell, given)` per given (Lynce & Ouaknine).
+    #[default]
+    Units,
+    /// No clause: the givens are passed to the solver as assumptions (the formula is then
+    /// the same for every puzzle of a geometry). External solvers have no assumption
+    /// interface: the external backend appends them to the file as unit clauses.
+    Assumptions,
+}
+
+impl GivensMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GivensMode::Units => "units",
+            GivensMode::Assumptions => "assumptions",
+        }
+    }
+}
+
+impl fmt::Display for GivensMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for GivensMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "units" => Ok(GivensMode::Units),
+            "assumptions" => Ok(GivensMode::Assumptions),
+            _ => Err(format!(
+                "unknown givens mode {s:?} (known: units, assumptions)"
+            )),
+        }
+    }
+}
+
+/// Everything [`super::encode`] needs besides the puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CnfOptions {
+    pub encoding: CnfEncoding,
+    pub amo: Amo,
+    /// Ignored by `optimized`, which eliminates the givens (see [`CnfOptions::check`]).
+    pub givens: GivensMode,
+    /// Drop clauses that are already in the formula (same literal set). Off by default so
+    /// that the pairwise encodings have the published sizes, which count the clauses of box
+    /// pairs that share a row or a column twice.
+    pub dedup: bool,
+}
+
+impl CnfOptions {
+    /// Rejects combinations that do not make sense: `optimized` with givens as assumptions.
+    pub fn check(&self) -> Result<(), String> {
+        if self.encoding == CnfEncoding::Optimized && self.givens == GivensMode::Assumptions {
+            return Err(
+                "encoding optimized eliminates the givens: givens=assumptions does not apply"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Name of how the givens enter the formula: `units`, `assumptions` or `eliminated`.
+    pub fn givens_str(&self) -> &'static str {
+        if self.encoding == CnfEncoding::Optimized {
+            "eliminated"
+        } else {
+            self.givens.as_str()
+        }
+    }
+}

@@ -1,0 +1,365 @@
+//! Tests of the encodings: the published sizes exactly, DIMACS and model round trips, decoding.
+
+use super::*;
+use crate::puzzle::{Geometry, Puzzle};
+use std::sync::Arc;
+
+pub(crate) fn data(name: &str) -> String {
+    let p = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+/// 81-character lines of a data file (`.` or `0` empty; `#` comments skipped).
+pub(crate) fn lines81(name: &str) -> Vec<Puzzle> {
+    let g = Arc::new(Geometry::square(9).unwrap());
+    data(name)
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.len() >= 81 && !l.starts_with('#'))
+        .map(|l| {
+            let givens = l[..81]
+                .bytes()
+                .map(|b| match b {
+                    b'1'..=b'9' => (b - b'0') as u16,
+                    _ => 0,
+                })
+                .collect();
+            Puzzle::new(g.clone(), givens).unwrap()
+        })
+        .collect()
+}
+
+fn opts(encoding: CnfEncoding, amo: Amo, dedup: bool) -> CnfOptions {
+    CnfOptions {
+        encoding,
+        amo,
+        givens: GivensMode::Units,
+        dedup,
+    }
+}
+
+fn empty_size(n: usize, encoding: CnfEncoding, amo: Amo, dedup: bool) -> SizeStats {
+    size_stats_empty(n, &opts(encoding, amo, dedup)).unwrap()
+}
+
+#[test]
+fn published_sizes_9x9_pairwise() {
+    use CnfEncoding::*;
+    let s = |e| empty_size(9, e, Amo::Pairwise, false);
+    assert_eq!(s(Minimal).vars, 729);
+    assert_eq!(s(Minimal).clauses, 8829);
+    assert_eq!(s(Efficient).clauses, 11745);
+    assert_eq!(s(Extended).clauses, 11988);
+    assert_eq!(s(Extended).literals, 26244);
+    assert_eq!(s(Extended).vars, 729);
+    // The same formula materialised has the same size as the counted one.
+    let p = Puzzle::empty(Arc::new(Geometry::square(9).unwrap()));
+    let cnf = encode(&p, &opts(Extended, Amo::Pairwise, false));
+    assert_eq!(
+        (cnf.num_vars, cnf.clauses.len(), cnf.clauses.literals()),
+        (729, 11988, 26244)
+    );
+}
+
+#[test]
+fn published_sizes_other_sides() {
+    use CnfEncoding::*;
+    for (n, minimal, extended) in [(4, 304, 448), (16, 92416, 123904), (25, 563125, 752500)] {
+        assert_eq!(
+            empty_size(n, Minimal, Amo::Pairwise, false).clauses,
+            minimal,
+            "N={n}"
+        );
+        assert_eq!(
+            empty_size(n, Extended, Amo::Pairwise, false).clauses,
+            extended,
+            "N={n}"
+        );
+        assert_eq!(
+            empty_size(n, Extended, Amo::Pairwise, false).vars,
+            (n * n * n) as u64
+        );
+    }
+}
+
+#[test]
+fn dedup_sizes_9x9() {
+    use CnfEncoding::*;
+    assert_eq!(empty_size(9, Minimal, Amo::Pairwise, true).clauses, 7371);
+    assert_eq!(empty_size(9, Extended, Amo::Pairwise, true).clauses, 10530);
+    // Sequential, binary and product give every group its own auxiliary variables: no
+    // clause is written twice, dedup changes nothing.
+    for amo in [Amo::Sequential, Amo::Binary, Amo::Product] {
+        assert_eq!(
+            empty_size(9, Extended, amo, true),
+            empty_size(9, Extended, amo, false),
+            "{amo}"
+        );
+    }
+    // The commander encoding's subgroups of a box (its rows, in reading order) are also
+    // subgroups of the rows: their pairwise clauses come twice, 9 boxes x 3 subgroups x 3
+    // pairs x 9 digits = 729 (the published 8100 counts them).
+    let c = empty_size(9, Extended, Amo::Commander(3), true);
+    assert_eq!((c.vars, c.clauses), (1701, 8100 - 729));
+}
+
+#[test]
+fn published_sizes_other_amos() {
+    let s = |amo| {
+        let x = empty_size(9, CnfEncoding::Extended, amo, false);
+        (x.vars, x.clauses)
+    };
+    assert_eq!(s(Amo::Sequential), (3321, 7776));
+    assert_eq!(s(Amo::Binary), (2025, 11988));
+    assert_eq!(s(Amo::Product), (2673, 8100));
+    assert_eq!(s(Amo::Commander(3)), (1701, 8100));
+}
+
+#[test]
+fn givens_units_or_assumptions() {
+    let p = &lines81("norvig-top95.txt")[0];
+    let clues = p.clues();
+    let u = encode(p, &opts(CnfEncoding::Extended, Amo::Pairwise, false));
+    assert_eq!(u.clauses.len(), 11988 + clues);
+    assert!(u.assumptions.is_empty());
+    let mut o = opts(CnfEncoding::Extended, Amo::Pairwise, false);
+    o.givens = GivensMode::Assumptions;
+    let a = encode(p, &o);
+    assert_eq!(a.clauses.len(), 11988);
+    assert_eq!(a.assumptions.len(), clues);
+    assert!(o.check().is_ok());
+    o.encoding = CnfEncoding::Optimized;
+    assert!(o.check().is_err());
+}
+
+/// Kwon & Jain's elimination on 17-clue puzzles (the fewest givens, so the least to
+/// eliminate): the first 100 of Royle's list shrink about 4x in clauses (3.8 to 4.5 on the
+/// first 500), 2.4x in variables; more givens shrink more.
+#[test]
+fn optimized_shrinks_a_17_clue_formula() {
+    let ps = lines81("royle-17clue.txt");
+    let mut ratios = Vec::new();
+    for p in ps.iter().take(100) {
+        assert_eq!(p.clues(), 17);
+        let ext = size_stats(p, &opts(CnfEncoding::Extended, Amo::Pairwise, false));
+        let opt = size_stats(p, &opts(CnfEncoding::Optimized, Amo::Pairwise, false));
+        ratios.push(ext.clauses as f64 / opt.clauses as f64);
+        assert!(opt.vars * 2 < ext.vars);
+        assert!(opt.literals * 3 < ext.literals);
+    }
+    let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
+    let min = ratios.iter().copied().fold(f64::MAX, f64::min);
+    println!("17-clue, extended/optimized clauses: mean {mean:.2}, min {min:.2}");
+    assert!(min > 3.5 && mean > 4.0, "mean {mean} min {min}");
+    let p = &ps[0];
+    let ext = size_stats(p, &opts(CnfEncoding::Extended, Amo::Pairwise, false));
+    let opt = size_stats(p, &opts(CnfEncoding::Optimized, Amo::Pairwise, false));
+    println!("first 17-clue puzzle: extended {ext:?}, optimized {opt:?}");
+    // A puzzle with more givens (Project Euler 96 grid 1: 32 givens) shrinks more than 5x.
+    let pe: Vec<u16> = data("pe96.txt")
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| *l != "Grid 01")
+        .skip(1)
+        .take(9)
+        .flat_map(|l| {
+            l.trim()
+                .bytes()
+                .map(|b| (b - b'0') as u16)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let pe = Puzzle::new(p.shared_geometry().clone(), pe).unwrap();
+    let ext = size_stats(&pe, &opts(CnfEncoding::Extended, Amo::Pairwise, false));
+    let opt = size_stats(&pe, &opts(CnfEncoding::Optimized, Amo::Pairwise, false));
+    let r = ext.clauses as f64 / opt.clauses as f64;
+    println!("pe96 grid 1 ({} givens): clause ratio {r:.1}", pe.clues());
+    assert!(r > 5.0, "{r}");
+    // The map of the optimized formula is explicit and covers only undecided pairs.
+    let cnf = encode(p, &opts(CnfEncoding::Optimized, Amo::Pairwise, false));
+    let VarMap::Explicit { pairs, .. } = &cnf.info.map else {
+        panic!()
+    };
+    for &(cell, d) in pairs {
+        assert_eq!(p.givens()[cell as usize], 0);
+        let _ = d;
+    }
+}
+
+#[test]
+fn clashing_givens_make_an_unsat_formula() {
+    let g = Arc::new(Geometry::square(4).unwrap());
+    let mut givens = vec![0u16; 16];
+    givens[0] = 1;
+    givens[1] = 1;
+    let p = Puzzle::new(g, givens).unwrap();
+    let cnf = encode(&p, &opts(CnfEncoding::Optimized, Amo::Pairwise, false));
+    assert!(cnf.clauses.iter().any(|c| c.is_empty()));
+    for e in CnfEncoding::ALL {
+        let cnf = encode(&p, &opts(e, Amo::Pairwise, false));
+        let mut b = make_backend("batsat").unwrap();
+        b.add_cnf(&cnf);
+        assert_eq!(
+            b.solve(&[], &Budget::default()).unwrap(),
+            SatAnswer::Unsat,
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn variable_numbering_is_row_major() {
+    let p = Puzzle::empty(Arc::new(Geometry::square(9).unwrap()));
+    let cnf = encode(&p, &CnfOptions::default());
+    // r, c 0-based, d 1-based: r*81 + c*9 + d
+    assert_eq!(cnf.info.map.var(2 * 9 + 4, 7), Some(2 * 81 + 4 * 9 + 7));
+    assert_eq!(cnf.info.map.cell_digit(2 * 81 + 4 * 9 + 7), Some((22, 7)));
+    assert_eq!(cnf.info.map.cell_digit(730), None);
+    // first clause: cell (0,0) holds at least one digit
+    assert_eq!(cnf.clauses.get(0), &[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+}
+
+fn round_trip(cnf: &Cnf) -> Dimacs {
+    let mut buf = Vec::new();
+    write_dimacs(cnf, &mut buf).unwrap();
+    let d = read_dimacs(&buf[..]).unwrap();
+    assert_eq!(d.num_vars, cnf.num_vars);
+    assert_eq!(d.clauses, cnf.clauses);
+    let h = parse_header(&d.comments).unwrap();
+    assert_eq!(h.info, cnf.info);
+    assert_eq!(h.assumptions, cnf.assumptions);
+    d
+}
+
+#[test]
+fn dimacs_round_trip_and_decode() {
+    let puzzles = lines81("norvig-top95.txt");
+    for (i, e) in CnfEncoding::ALL.into_iter().enumerate() {
+        let p = &puzzles[i];
+        let mut o = opts(e, Amo::ALL[i % 5], i % 2 == 0);
+        if i == 1 {
+            o.givens = GivensMode::Assumptions;
+        }
+        let cnf = encode(p, &o);
+        let d = round_trip(&cnf);
+        let mut b = make_backend("batsat").unwrap();
+        b.add_cnf(&cnf);
+        let SatAnswer::Sat(m) = b.solve(&cnf.assumptions, &Budget::default()).unwrap() else {
+            panic!("{e}: not sat")
+        };
+        let grid = decode_checked(&d, &m).unwrap();
+        p.check_solution(&grid).unwrap();
+        assert_eq!(decode(&cnf.info, &m).unwrap(), grid);
+        // A model that breaks a clause is refused.
+        let mut bad = m.lits();
+        let flip = bad.iter().position(|&l| l > 0).unwrap();
+        bad[flip] = -bad[flip];
+        assert!(decode_checked(&d, &Model::from_lits(&bad)).is_err());
+    }
+}
+
+#[test]
+fn dimacs_round_trip_jigsaw_x_and_big() {
+    let g = Geometry::jigsaw(4, vec![0, 0, 1, 1, 0, 2, 1, 1, 0, 2, 3, 3, 2, 2, 3, 3])
+        .unwrap()
+        .with_diagonals(true);
+    let p = Puzzle::empty(Arc::new(g));
+    round_trip(&encode(&p, &CnfOptions::default()));
+    // N = 36 writes the puzzle line as integers; a nearly full grid keeps the optimized
+    // formula small: the pattern grid (6*(r%6) + r/6 + c) % 36 + 1 with 12 cells emptied.
+    let g = Geometry::square(36).unwrap();
+    let mut givens: Vec<u16> = (0..36 * 36)
+        .map(|i| {
+            let (r, c) = (i / 36, i % 36);
+            ((6 * (r % 6) + r / 6 + c) % 36 + 1) as u16
+        })
+        .collect();
+    g.check_grid(&givens).unwrap();
+    for i in 0..12 {
+        givens[i * 97] = 0;
+    }
+    let p = Puzzle::new(Arc::new(g), givens).unwrap();
+    let o = opts(CnfEncoding::Optimized, Amo::Binary, false);
+    round_trip(&encode(&p, &o));
+}
+
+#[test]
+fn dimacs_reader_errors_name_line_and_column() {
+    let e = read_dimacs_str("c x\np cnf 2 1\n1 -3 0\n").unwrap_err();
+    assert_eq!((e.line, e.column), (3, 3));
+    let e = read_dimacs_str("p cnf 2 2\n1 2 0\n").unwrap_err();
+    assert_eq!(e.line, 1);
+    let e = read_dimacs_str("p cnf 2 1\n1 2\n").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 3));
+    let e = read_dimacs_str("1 2 0\n").unwrap_err();
+    assert_eq!((e.line, e.column), (1, 1));
+    let e = read_dimacs_str("p cnf 2 1\n  1 x 0\n").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 5));
+    let e = read_dimacs_str("p dnf 2 1\n").unwrap_err();
+    assert_eq!(e.line, 1);
+    let d = read_dimacs_str("c hi\np cnf 3 2\n1 -2\n 3 0 -1 0\n%\n0\n").unwrap();
+    assert_eq!(d.clauses.get(0), &[1, -2, 3]);
+    assert_eq!(d.clauses.get(1), &[-1]);
+    assert_eq!(d.comments, vec![(1, "hi".to_string())]);
+}
+
+/// Pigeonhole: `p` pigeons in `p - 1` holes, hard for CDCL. batsat must stop at the deadline
+/// (its stop callback is polled during search); varisat can only refuse to start.
+#[test]
+fn batsat_stops_at_the_deadline() {
+    let p = 12;
+    let h = p - 1;
+    let var = |i: usize, j: usize| (i * h + j + 1) as i32;
+    let mut b = make_backend("batsat").unwrap();
+    for i in 0..p {
+        let c: Vec<i32> = (0..h).map(|j| var(i, j)).collect();
+        b.add_clause(&c);
+    }
+    for j in 0..h {
+        for i in 0..p {
+            for k in i + 1..p {
+                b.add_clause(&[-var(i, j), -var(k, j)]);
+            }
+        }
+    }
+    let budget = Budget {
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(200)),
+        cancel: None,
+    };
+    let t = std::time::Instant::now();
+    let a = b.solve(&[], &budget).unwrap();
+    assert_eq!(a, SatAnswer::Interrupted(Interrupt::Time));
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(b.stats().conflicts.unwrap() > 0);
+    let mut v = make_backend("varisat").unwrap();
+    v.add_clause(&[1]);
+    let spent = Budget {
+        deadline: Some(std::time::Instant::now()),
+        cancel: None,
+    };
+    assert_eq!(
+        v.solve(&[], &spent).unwrap(),
+        SatAnswer::Interrupted(Interrupt::Time)
+    );
+}
+
+#[test]
+fn assumptions_are_written_as_a_comment() {
+    let p = &lines81("norvig-top95.txt")[0];
+    let o = CnfOptions {
+        givens: GivensMode::Assumptions,
+        ..CnfOptions::default()
+    };
+    let cnf = encode(p, &o);
+    let mut buf = Vec::new();
+    write_dimacs(&cnf, &mut buf).unwrap();
+    let text = String::from_utf8(buf).unwrap();
+    assert!(text.contains("c givens assumptions\n"));
+    assert!(text.contains("\nc assume "));
+    assert!(text.contains("\np cnf 729 11988\n"));
+    assert!(text.contains("c map formula"));
+}

@@ -1,0 +1,182 @@
+//! The `sat` engine: the CNF reduction of [`crate::cnf`] solved by a SAT backend.
+//!
+//! Encode the puzzle (Lynce & Ouaknine 2006; Kwon & Jain 2006 for `optimized`), load it into
+//! the backend, solve, decode the model into a grid, add a clause that blocks that grid (its
+//! (cell, digit) literals over the cells that are not given) and solve again, until the
+//! solution cap, unsatisfiability or a limit. Counting blocks grids, not raw models, so the
+//! counts equal the other engines' (and every grid has one model, see [`crate::cnf::decode`]).
+//!
+//! Timing: `build` is the encoding; loading the clauses into the backend and solving are
+//! `solve`. For external solvers `solve` is this thread's CPU only (writing the file, waiting);
+//! the solver's own CPU time is the counter `solver_cpu_us`.
+//!
+//! Limits: `max_solutions` as everywhere. `time_limit` and `cancel`: batsat polls them during
+//! search, external solvers are killed, varisat (no interrupt) is checked between solve calls
+//! only, so one hard varisat call may overrun. `node_limit` counts backend decisions and is
+//! checked between solve calls (varisat has no decisions: never reached).
+
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Status, Stop};
+use crate::cnf::{
+    decode, encode, make_backend, Amo, Budget, CnfEncoding, CnfOptions, GivensMode, Interrupt,
+    SatAnswer,
+};
+use crate::puzzle::Puzzle;
+use std::time::Instant;
+
+pub static INFO: EngineInfo = EngineInfo {
+    name: "sat",
+    summary: "CNF reduction (Lynce-Ouaknine / Kwon-Jain encodings) solved by a SAT solver",
+    source: "I. Lynce, J. Ouaknine, Sudoku as a SAT problem (2006); G. Kwon, H. Jain, \
+             Optimized CNF encoding for Sudoku puzzles (2006); AMO encodings: Sinz 2005, \
+             Frisch et al. 2005, Chen 2010, Klieber & Kwon 2007",
+    nodes: "SAT decisions of the backend (batsat; external solvers that print them), summed \
+            over the solve calls; 0 with varisat, which exposes none",
+    counters: "guesses = decisions (same source as nodes); backtracks = conflicts (0 where not \
+               exposed); decisions/conflicts/propagations: backend counters, empty for \
+               varisat; vars/clauses/literals: the formula encoded (blocking clauses not \
+               included); sat_calls: solve calls; solver_cpu_us: CPU of external solver \
+               processes",
+    max_side: None,
+    capabilities: "classic, jigsaw, X (any house list); options: \
+                   encoding=minimal|efficient|extended|optimized (extended), \
+                   amo=pairwise|sequential|binary|product|commander[:K] (pairwise), \
+                   backend=varisat|batsat|ext:PATH [ARGS] (varisat), \
+                   givens=units|assumptions (units), dedup=true|false (false)",
+    make,
+};
+
+const KEYS: &[&str] = &["encoding", "amo", "backend", "givens", "dedup"];
+
+fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+    Ok(Box::new(Sat::from_options(options)?))
+}
+
+/// The engine: options of the encoding and the backend name.
+pub struct Sat {
+    pub cnf: CnfOptions,
+    pub backend: String,
+}
+
+impl Sat {
+    pub fn from_options(options: &EngineOptions) -> Result<Self, String> {
+        options.allow_only("sat", KEYS)?;
+        let mut cnf = CnfOptions::default();
+        if let Some(e) = options.get("encoding") {
+            cnf.encoding = e.parse::<CnfEncoding>()?;
+        }
+        if let Some(a) = options.get("amo") {
+            cnf.amo = a.parse::<Amo>()?;
+        }
+        if let Some(g) = options.get("givens") {
+            cnf.givens = g.parse::<GivensMode>()?;
+        }
+        if let Some(d) = options.get("dedup") {
+            cnf.dedup = d
+                .parse()
+                .map_err(|_| format!("dedup must be true or false, not {d:?}"))?;
+        }
+        cnf.check()?;
+        let backend = options.get("backend").unwrap_or("varisat").to_string();
+        make_backend(&backend)?;
+        Ok(Sat { cnf, backend })
+    }
+}
+
+impl Engine for Sat {
+    fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
+        let start = Instant::now();
+        let mut search = Search::new(limits);
+        if puzzle.clash().is_some() {
+            return search.finish_unsat();
+        }
+        let cnf = encode(puzzle, &self.cnf);
+        search.stats.vars = Some(cnf.num_vars as u64);
+        search.stats.clauses = Some(cnf.clauses.len() as u64);
+        search.stats.literals = Some(cnf.clauses.literals() as u64);
+        search.built();
+
+        let mut error: Option<String> = None;
+        let mut stop: Option<Stop> = None;
+        let mut calls = 0u64;
+        let mut backend = match make_backend(&self.backend) {
+            Ok(b) => b,
+            Err(e) => {
+                let mut o = search.finish();
+                o.status = Status::Error;
+                o.note = Some(e);
+                return o;
+            }
+        };
+        backend.add_cnf(&cnf);
+        let budget = Budget {
+            deadline: limits.time_limit.map(|t| start + t),
+            cancel: limits.cancel.clone(),
+        };
+        loop {
+            if let (Some(limit), Some(d)) = (limits.node_limit, backend.stats().decisions) {
+                if d >= limit {
+                    stop = Some(Stop::Nodes);
+                    break;
+                }
+            }
+            calls += 1;
+            match backend.solve(&cnf.assumptions, &budget) {
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+                Ok(SatAnswer::Unsat) => break,
+                Ok(SatAnswer::Interrupted(why)) => {
+                    stop = Some(match why {
+                        Interrupt::Time => Stop::Time,
+                        Interrupt::Cancelled => Stop::Cancelled,
+                    });
+                    break;
+                }
+                Ok(SatAnswer::Sat(model)) => {
+                    let grid = match decode(&cnf.info, &model) {
+                        Ok(g) => g,
+                        Err(e) => {
+                            error = Some(format!("model does not decode: {e}"));
+                            break;
+                        }
+                    };
+                    if !search.solution(&grid) {
+                        stop = Some(Stop::SolutionCap);
+                        break;
+                    }
+                    match cnf.blocking_clause(&grid) {
+                        Some(c) if c.is_empty() => break, // every cell given: nothing else
+                        Some(c) => backend.add_clause(&c),
+                        None => {
+                            error = Some("decoded grid has a pair without a variable".into());
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let s = backend.stats();
+        let st = &mut search.stats;
+        st.decisions = s.decisions;
+        st.conflicts = s.conflicts;
+        st.propagations = s.propagations;
+        st.nodes = s.decisions.unwrap_or(0);
+        st.guesses = s.decisions.unwrap_or(0);
+        st.backtracks = s.conflicts.unwrap_or(0);
+        st.bump("sat_calls", calls);
+        if let Some(us) = s.child_cpu_us {
+            st.bump("solver_cpu_us", us);
+        }
+        let mut o = search.finish();
+        o.status = Outcome::status_for(o.count, stop, limits);
+        if let Some(e) = error {
+            o.status = Status::Error;
+            o.note = Some(format!("{}: {e}", backend.name()));
+        }
+        o
+    }
+}
+
+#[cfg(test)]
+mod tests;
