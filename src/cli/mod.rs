@@ -30,6 +30,8 @@ pub struct Cli {
     command: Command,
 }
 
+// Built once per process: the size difference between variants does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Solve puzzles with one engine and print their solutions or status.

@@ -43,7 +43,48 @@ pub static INFO: EngineInfo = EngineInfo {
                    backend=varisat|batsat|ext:PATH [ARGS] (varisat), \
                    givens=units|assumptions (units), dedup=true|false (false)",
     make,
+    variants,
 };
+
+/// `verify` runs every encoding x AMO x embedded backend, givens as assumptions, and the
+/// duplicate-free formulas: all must agree with each other and with the classic engines.
+fn variants() -> Vec<EngineOptions> {
+    let mut v = Vec::new();
+    for backend in ["varisat", "batsat"] {
+        for encoding in CnfEncoding::ALL {
+            for amo in ["pairwise", "sequential", "binary", "product", "commander"] {
+                let o = EngineOptions::new()
+                    .with("encoding", encoding.as_str())
+                    .with("amo", amo)
+                    .with("backend", backend);
+                if o != EngineOptions::new()
+                    .with("encoding", "extended")
+                    .with("amo", "pairwise")
+                    .with("backend", "varisat")
+                {
+                    v.push(o);
+                }
+            }
+            if encoding != CnfEncoding::Optimized {
+                v.push(
+                    EngineOptions::new()
+                        .with("encoding", encoding.as_str())
+                        .with("givens", "assumptions")
+                        .with("backend", backend),
+                );
+            }
+        }
+        for encoding in ["minimal", "extended"] {
+            v.push(
+                EngineOptions::new()
+                    .with("encoding", encoding)
+                    .with("dedup", "true")
+                    .with("backend", backend),
+            );
+        }
+    }
+    v
+}
 
 const KEYS: &[&str] = &["encoding", "amo", "backend", "givens", "dedup"];
 

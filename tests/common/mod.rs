@@ -22,8 +22,7 @@ pub fn random_fill(g: &Geometry, grid: &mut [u16], rng: &mut TestRng, budget: &m
     assert!(n <= 32);
     // used[h] = digits used in house h, bit d-1
     let mut used = vec![0u32; g.house_count()];
-    for c in 0..g.cells() {
-        let d = grid[c];
+    for (c, &d) in grid.iter().enumerate() {
         if d != 0 {
             for &h in g.houses_of(c) {
                 used[h as usize] |= 1 << (d - 1);
@@ -50,15 +49,15 @@ fn fill_rec(
         (1u32 << g.n()) - 1
     };
     let mut best: Option<(usize, u32)> = None;
-    for c in 0..g.cells() {
-        if grid[c] != 0 {
+    for (c, &d) in grid.iter().enumerate() {
+        if d != 0 {
             continue;
         }
         let mut cand = full;
         for &h in g.houses_of(c) {
             cand &= !used[h as usize];
         }
-        if best.is_none_or(|(_, b)| cand.count_ones() < b.count_ones()) {
+        if best.map_or(true, |(_, b)| cand.count_ones() < b.count_ones()) {
             best = Some((c, cand));
             if cand.count_ones() <= 1 {
                 break;
