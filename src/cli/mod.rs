@@ -6,6 +6,7 @@
 //! names the file, line and column).
 
 mod engines_cmd;
+mod reduce;
 mod solve;
 mod verify;
 
@@ -38,13 +39,31 @@ enum Command {
     Solve(solve::SolveArgs),
     /// List the engines, their sources, capabilities and what their counts mean.
     Engines,
+    /// Write a puzzle's reduction: DIMACS CNF (for any SAT solver) or Knuth's dlx1 format.
+    Encode(reduce::EncodeArgs),
+    /// Sizes of the CNF encodings (vars, clauses, literals) for an empty grid or for puzzles.
+    Stats(reduce::StatsArgs),
+    /// Read a SAT solver's model for a CNF written by `encode` and print the grid (exit 1 if
+    /// the model does not satisfy the formula or does not decode to a solution).
+    Decode(reduce::DecodeArgs),
     /// Run every engine and reduction variant on each puzzle and check they all agree
     /// (exit 1 on any disagreement).
     Verify(verify::VerifyArgs),
 }
 
+/// `sudolab solve ... | head` should stop quietly when `head` exits, as Unix tools do, rather
+/// than report a broken pipe as an error: restore the default SIGPIPE action that Rust's
+/// runtime replaces.
+fn restore_sigpipe() {
+    // SAFETY: setting a signal disposition to SIG_DFL at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// Runs the command line and returns the process exit status.
 pub fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -57,6 +76,9 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Engines => engines_cmd::run(),
         Command::Verify(args) => verify::run(args),
+        Command::Encode(args) => reduce::encode(args),
+        Command::Stats(args) => reduce::stats(args),
+        Command::Decode(args) => reduce::decode(args),
     };
     match result {
         Ok(code) => code,

@@ -19,13 +19,23 @@ pub const CSV_COLUMNS: &[&str] = &[
     "variant",
     "clues",
     "engine",
-    "options",
+    "engine_options",
     "status",
     "solutions",
     "nodes",
     "guesses",
     "backtracks",
     "max_live",
+    "updates",
+    "decisions",
+    "conflicts",
+    "propagations",
+    "vars",
+    "clauses",
+    "literals",
+    "items",
+    "options",
+    "ones",
     "counters",
     "build_s",
     "solve_s",
@@ -81,6 +91,14 @@ pub struct SolveArgs {
     #[arg(long, value_name = "ORDER")]
     pub order: Option<String>,
 
+    /// sat engine: SAT backend: varisat (default, embedded), batsat (embedded, reports
+    /// decisions/conflicts/propagations) or ext:PATH (any DIMACS solver answering s/v lines).
+    #[arg(long, value_name = "B")]
+    pub backend: Option<String>,
+
+    #[command(flatten)]
+    pub cnf: super::reduce::CnfArgs,
+
     /// Engine option KEY=VALUE (repeatable); engines reject keys they do not know.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub options: Vec<String>,
@@ -105,6 +123,20 @@ impl SolveArgs {
         let mut opts = EngineOptions::new();
         if let Some(order) = &self.order {
             opts = opts.with("order", order);
+        }
+        let cnf = &self.cnf;
+        for (key, value) in [
+            ("encoding", &cnf.encoding),
+            ("amo", &cnf.amo),
+            ("givens", &cnf.givens),
+            ("backend", &self.backend),
+        ] {
+            if let Some(v) = value {
+                opts = opts.with(key, v);
+            }
+        }
+        if cnf.dedup {
+            opts = opts.with("dedup", "true");
         }
         for kv in &self.options {
             let Some((k, v)) = kv.split_once('=') else {
@@ -203,6 +235,11 @@ struct Row<'a> {
     outcome: &'a Outcome,
 }
 
+/// An optional count: empty when the engine does not have it (never 0 for "not applicable").
+fn opt(v: Option<u64>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
 fn secs(d: Duration) -> String {
     format!("{:.9}", d.as_secs_f64())
 }
@@ -275,7 +312,17 @@ impl Row<'_> {
             o.stats.nodes.to_string(),
             o.stats.guesses.to_string(),
             o.stats.backtracks.to_string(),
-            o.stats.max_live.map(|v| v.to_string()).unwrap_or_default(),
+            opt(o.stats.max_live),
+            opt(o.stats.updates),
+            opt(o.stats.decisions),
+            opt(o.stats.conflicts),
+            opt(o.stats.propagations),
+            opt(o.stats.vars),
+            opt(o.stats.clauses),
+            opt(o.stats.literals),
+            opt(o.stats.items),
+            opt(o.stats.options),
+            opt(o.stats.ones),
             counters.join(";"),
             secs(o.build),
             secs(o.solve),

@@ -1,0 +1,297 @@
+//! `sudolab encode`, `sudolab stats` and `sudolab decode`: the reductions as files other tools
+//! can check, their sizes, and models from other solvers read back.
+
+use super::InputArgs;
+use crate::cnf::{
+    self, decode_checked, read_dimacs, read_model, size_stats, Amo, CnfEncoding, CnfOptions,
+    GivensMode, SolverAnswer,
+};
+use crate::puzzle::{default_box, write_grid, Geometry, OutputFormat, Puzzle};
+use anyhow::{anyhow, bail, Context};
+use clap::{Args, ValueEnum};
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    /// DIMACS CNF, for any SAT solver.
+    Cnf,
+    /// Knuth's dlx1 exact-cover format.
+    Dlx,
+}
+
+/// CNF encoding choices shared by `encode`, `stats` and `solve`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CnfArgs {
+    /// CNF encoding: minimal, efficient, extended (default) or optimized.
+    #[arg(long, value_name = "E")]
+    pub encoding: Option<String>,
+
+    /// At-most-one encoding: pairwise (default), sequential, binary, product, commander[:K].
+    #[arg(long, value_name = "A")]
+    pub amo: Option<String>,
+
+    /// Givens as unit clauses (units, default) or as solver assumptions.
+    #[arg(long, value_name = "MODE")]
+    pub givens: Option<String>,
+
+    /// Drop duplicate clauses (the published counts include them).
+    #[arg(long)]
+    pub dedup: bool,
+}
+
+impl CnfArgs {
+    pub fn options(&self) -> anyhow::Result<CnfOptions> {
+        let mut o = CnfOptions::default();
+        if let Some(e) = &self.encoding {
+            o.encoding = e
+                .parse::<CnfEncoding>()
+                .map_err(|e| anyhow!("--encoding: {e}"))?;
+        }
+        if let Some(a) = &self.amo {
+            o.amo = a.parse::<Amo>().map_err(|e| anyhow!("--amo: {e}"))?;
+        }
+        if let Some(g) = &self.givens {
+            o.givens = g
+                .parse::<GivensMode>()
+                .map_err(|e| anyhow!("--givens: {e}"))?;
+        }
+        o.dedup = self.dedup;
+        o.check().map_err(anyhow::Error::msg)?;
+        Ok(o)
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct EncodeArgs {
+    /// Puzzle file (`-` or none = standard input).
+    pub file: Option<String>,
+
+    /// What to write.
+    #[arg(long, value_enum, default_value = "cnf")]
+    pub to: Target,
+
+    #[command(flatten)]
+    pub cnf: CnfArgs,
+
+    /// Which puzzle of the file (1-based); needed when the file holds several and `-o` has
+    /// no `{index}`.
+    #[arg(long, value_name = "K")]
+    pub index: Option<usize>,
+
+    /// Output file (default: standard output). With several puzzles, `{index}` in the name
+    /// is replaced by each puzzle's 1-based index, e.g. `-o out/p{index}.cnf`.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<String>,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+pub fn encode(args: EncodeArgs) -> anyhow::Result<ExitCode> {
+    let files: Vec<String> = args.file.iter().cloned().collect();
+    let sets = args.input.load(&files)?;
+    let set = &sets[0];
+    let chosen: Vec<(usize, &Puzzle)> = match args.index {
+        Some(k) => {
+            let sp = set.puzzles.get(k.wrapping_sub(1)).ok_or_else(|| {
+                anyhow!(
+                    "--index {k}: {} holds {} puzzle(s)",
+                    set.source,
+                    set.puzzles.len()
+                )
+            })?;
+            vec![(k, &sp.puzzle)]
+        }
+        None => set
+            .puzzles
+            .iter()
+            .enumerate()
+            .map(|(i, sp)| (i + 1, &sp.puzzle))
+            .collect(),
+    };
+    let templated = args
+        .output
+        .as_deref()
+        .is_some_and(|o| o.contains("{index}"));
+    if chosen.len() > 1 && !templated {
+        bail!(
+            "{} holds {} puzzles: pick one with --index K, or give -o a name with {{index}}",
+            set.source,
+            chosen.len()
+        );
+    }
+    let opts = args.cnf.options()?;
+    for (index, puzzle) in chosen {
+        let mut out: Box<dyn Write> = match &args.output {
+            None => Box::new(std::io::stdout().lock()),
+            Some(o) => {
+                let path = o.replace("{index}", &index.to_string());
+                Box::new(std::io::BufWriter::new(
+                    File::create(&path).with_context(|| format!("creating {path}"))?,
+                ))
+            }
+        };
+        match args.to {
+            Target::Cnf => cnf::write_dimacs(&cnf::encode(puzzle, &opts), &mut out)?,
+            Target::Dlx => write_exact_cover(puzzle, &mut out)?,
+        }
+        out.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_exact_cover(_puzzle: &Puzzle, _out: &mut dyn Write) -> anyhow::Result<()> {
+    bail!("--to dlx is not available yet")
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    /// Puzzle files: print the sizes for each puzzle (givens as encoded). Without files, the
+    /// sizes for the empty grid of --size.
+    pub files: Vec<String>,
+
+    /// Side N of the empty grid (without files).
+    #[arg(long, default_value_t = 9, value_name = "N")]
+    pub size: usize,
+
+    /// Encodings to list (comma-separated, or all).
+    #[arg(long, default_value = "all", value_name = "LIST|all")]
+    pub encodings: String,
+
+    /// At-most-one encodings to list (comma-separated, or all).
+    #[arg(long, default_value = "all", value_name = "LIST|all")]
+    pub amos: String,
+
+    /// Drop duplicate clauses.
+    #[arg(long)]
+    pub dedup: bool,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+fn list<T: std::str::FromStr<Err = String> + Clone>(
+    s: &str,
+    all: &[T],
+    what: &str,
+) -> anyhow::Result<Vec<T>> {
+    if s.trim() == "all" {
+        return Ok(all.to_vec());
+    }
+    s.split(',')
+        .map(|x| x.trim().parse::<T>().map_err(|e| anyhow!("{what}: {e}")))
+        .collect()
+}
+
+pub fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
+    let encodings = list(&args.encodings, &CnfEncoding::ALL, "--encodings")?;
+    let amos = list(&args.amos, &Amo::ALL, "--amos")?;
+    let puzzles: Vec<(String, Puzzle)> = if args.files.is_empty() {
+        let n = args.size;
+        let (r, c) = args.input.box_shape.unwrap_or_else(|| default_box(n));
+        let g = Geometry::boxed(n, r, c)
+            .map_err(|e| anyhow!("--size {n}: {e}"))?
+            .with_diagonals(args.input.diagonals);
+        let name = format!(
+            "empty {n}x{n} ({r}x{c} boxes{})",
+            if args.input.diagonals { ", X" } else { "" }
+        );
+        vec![(name, Puzzle::empty(Arc::new(g)))]
+    } else {
+        let sets = args.input.load(&args.files)?;
+        sets.iter()
+            .flat_map(|s| {
+                s.puzzles
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, sp)| (format!("{}:{}", s.source, i + 1), sp.puzzle.clone()))
+            })
+            .collect()
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "puzzle,encoding,amo,dedup,vars,clauses,literals")?;
+    for (name, p) in &puzzles {
+        for &e in &encodings {
+            for amo in &amos {
+                let opts = CnfOptions {
+                    encoding: e,
+                    amo: amo.clone(),
+                    givens: GivensMode::Units,
+                    dedup: args.dedup,
+                };
+                let s = size_stats(p, &opts);
+                writeln!(
+                    out,
+                    "{name},{},{},{},{},{},{}",
+                    e.as_str(),
+                    amo.as_str(),
+                    args.dedup,
+                    s.vars,
+                    s.clauses,
+                    s.literals
+                )?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Args, Debug)]
+pub struct DecodeArgs {
+    /// A DIMACS file written by `sudolab encode --to cnf`.
+    pub cnf: String,
+
+    /// The solver's answer: `s`/`v` lines (SAT competition), or minisat's result file.
+    pub model: String,
+
+    /// Output form of the grid.
+    #[arg(long, value_enum, default_value = "line")]
+    pub output: super::solve::OutputArg,
+}
+
+pub fn decode(args: DecodeArgs) -> anyhow::Result<ExitCode> {
+    let file = File::open(Path::new(&args.cnf)).with_context(|| format!("opening {}", args.cnf))?;
+    let dimacs = read_dimacs(BufReader::new(file))
+        .map_err(|e| anyhow!("{}:{}:{}: {}", args.cnf, e.line, e.column, e.message))?;
+    let text =
+        std::fs::read_to_string(&args.model).with_context(|| format!("reading {}", args.model))?;
+    let answer = read_model(&text)
+        .map_err(|e| anyhow!("{}:{}:{}: {}", args.model, e.line, e.column, e.message))?;
+    let mut out = std::io::stdout().lock();
+    match answer {
+        SolverAnswer::Unsat => {
+            writeln!(out, "UNSATISFIABLE")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        SolverAnswer::Unknown => {
+            writeln!(out, "UNKNOWN")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        SolverAnswer::Sat(model) => match decode_checked(&dimacs, &model) {
+            Ok(grid) => {
+                let header = cnf::parse_header(&dimacs.comments).map_err(anyhow::Error::msg)?;
+                let form = match args.output {
+                    super::solve::OutputArg::Line => OutputFormat::Line,
+                    super::solve::OutputArg::Grid => OutputFormat::Grid,
+                };
+                writeln!(
+                    out,
+                    "{}",
+                    write_grid(&grid, &header.info.geometry, form, None)
+                )?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => {
+                eprintln!(
+                    "sudolab: {}: the model does not decode to a solution: {e}",
+                    args.model
+                );
+                Ok(ExitCode::from(1))
+            }
+        },
+    }
+}
