@@ -15,6 +15,7 @@ pub mod binary;
 pub mod bitmask;
 pub mod bits;
 pub mod bnb;
+mod candidates;
 pub mod human;
 mod search;
 
