@@ -18,6 +18,7 @@ pub mod binary;
 pub mod bitmask;
 pub mod bits;
 pub mod bnb;
+mod candidates;
 pub mod human;
 pub mod sat;
 mod search;
