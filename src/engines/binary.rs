@@ -88,8 +88,13 @@ pub static INFO: EngineInfo = EngineInfo {
                    counts solutions up to the cap; option propagation=naked (default, the \
                    source) | hidden (adds hidden singles, counter forced_hidden)",
     make,
-    variants: super::no_variants,
+    variants,
 };
+
+/// `verify` also runs the hidden-singles propagation: it must find the same solutions.
+fn variants() -> Vec<EngineOptions> {
+    vec![EngineOptions::new().with("propagation", "hidden")]
+}
 
 fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
     options.allow_only("binary", &["propagation"])?;
