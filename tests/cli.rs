@@ -294,3 +294,88 @@ fn bad_input_is_reported_with_position() {
     let bad_flag = run(&["solve", "--time-limit", "-3"]);
     assert_eq!(bad_flag.status.code(), Some(2));
 }
+
+/// Engine names as `sudolab engines` lists them (unindented lines).
+fn registered_engines() -> Vec<String> {
+    let o = run(&["engines"]);
+    stdout(&o)
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with(' ') && !l.contains(' '))
+        .map(str::to_string)
+        .collect()
+}
+
+/// 6x6, 12x12, 16x16 (rk-16x16.txt), 9x9 jigsaw and 9x9 X-sudoku: every registered engine
+/// finds the solution (max solutions 1; the fast engines also prove it unique). Breadth-first
+/// bnb holds a whole tree level in memory, so on the larger grids it runs depth-first
+/// (`--order lifo`), and its FIFO default must end honestly at its memory bound.
+#[test]
+fn every_size_and_variant_is_solved_by_every_engine() {
+    let files: [(&str, &[&str]); 5] = [
+        ("examples/6x6.txt", &[]),
+        ("examples/12x12.txt", &[]),
+        ("rk-16x16.txt", &[]),
+        ("examples/jigsaw-9x9.txt", &["--format", "jigsaw"]),
+        ("examples/x-9x9.txt", &["--diagonals"]),
+    ];
+    let engines = registered_engines();
+    assert!(engines.len() >= 5, "{engines:?}");
+    for (file, extra) in files {
+        let path = data(file);
+        let base = |engine: &str, k: &str| {
+            let mut a = vec![
+                "solve".to_string(),
+                path.to_str().unwrap().to_string(),
+                "--csv".into(),
+                "--max-solutions".into(),
+                k.into(),
+                "--engine".into(),
+                engine.into(),
+            ];
+            a.extend(extra.iter().map(|s| s.to_string()));
+            a
+        };
+        let call = |args: Vec<String>| {
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = run(&refs);
+            assert!(o.status.success(), "{file}: {}", stderr(&o));
+            csv_rows(&o)
+        };
+        let reference = call(base("human", "2"));
+        assert!(reference.iter().all(|r| r["status"] == "unique"), "{file}");
+        for engine in &engines {
+            let mut args = base(engine, "1");
+            if engine == "bnb" && !file.contains("6x6") {
+                args.extend(["--order".to_string(), "lifo".to_string()]);
+            }
+            let rows = call(args);
+            assert_eq!(rows.len(), reference.len(), "{file} {engine}");
+            for (r, want) in rows.iter().zip(&reference) {
+                assert_eq!(r["status"], "solved", "{file} {engine}: {r:?}");
+                assert_eq!(r["solution"], want["solution"], "{file} {engine}");
+            }
+        }
+        for fast in ["binary", "sat"] {
+            let rows = call(base(fast, "2"));
+            assert!(
+                rows.iter().all(|r| r["status"] == "unique"),
+                "{file} {fast}"
+            );
+        }
+    }
+    // Breadth-first on 12x12 exhausts its queue bound rather than the machine.
+    let o = run(&[
+        "solve",
+        data("examples/12x12.txt").to_str().unwrap(),
+        "--engine",
+        "bnb",
+        "--csv",
+        "--max-live",
+        "200000",
+    ]);
+    let rows = csv_rows(&o);
+    assert!(rows.iter().all(|r| r["status"] == "memory-limit"));
+    assert!(rows
+        .iter()
+        .all(|r| r["max_live"].parse::<u64>().unwrap() <= 200_000));
+}
