@@ -219,7 +219,7 @@ pub fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
             for amo in &amos {
                 let opts = CnfOptions {
                     encoding: e,
-                    amo: amo.clone(),
+                    amo: *amo,
                     givens: GivensMode::Units,
                     dedup: args.dedup,
                 };
