@@ -99,7 +99,7 @@
 //!
 //! ## X-sudoku
 //!
-//! `--x` ([`ReadOptions::diagonals`]) adds the two main diagonals as houses to every puzzle
+//! `--diagonals` ([`ReadOptions::diagonals`]) adds the two main diagonals as houses to every puzzle
 //! of the file (boxed or jigsaw).
 //!
 //! ## Detection
