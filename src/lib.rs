@@ -6,5 +6,6 @@
 
 pub mod cli;
 pub mod engines;
+pub mod exact_cover;
 pub mod puzzle;
 pub mod timing;

@@ -15,6 +15,7 @@ pub mod binary;
 pub mod bitmask;
 pub mod bits;
 pub mod bnb;
+pub mod dlx;
 pub mod human;
 mod search;
 
@@ -327,6 +328,7 @@ pub static ENGINES: &[&EngineInfo] = &[
     &bitmask::INFO,
     &human::INFO,
     &binary::INFO,
+    &dlx::INFO,
 ];
 
 /// Looks an engine up by name.
