@@ -411,7 +411,7 @@ mod tests {
         let mut e = Dlx::new();
         let o = engines::run(&mut e, &p, &Limits::solutions(2));
         assert_eq!(o.status, Status::Unique);
-        assert!(e.prepared.as_ref().unwrap().links.is_compact());
+        assert_eq!(e.prepared.as_ref().unwrap().links.representation(), "tiny");
         // A 25x25 grid made by formula, a third of its cells emptied: the u32 links.
         let n = 25;
         let full: Vec<u16> = (0..n * n)
@@ -430,7 +430,7 @@ mod tests {
         let p = Puzzle::new(g, cut).unwrap();
         let o = engines::run(&mut e, &p, &Limits::solutions(1));
         assert_eq!(o.status, Status::Solved);
-        assert!(!e.prepared.as_ref().unwrap().links.is_compact());
+        assert_eq!(e.prepared.as_ref().unwrap().links.representation(), "large");
         assert_eq!(o.stats.items, Some(4 * 625 - 4 * (625 - 208)));
     }
 

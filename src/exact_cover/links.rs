@@ -15,10 +15,12 @@
 //!   spacer, a value `>= items` that also encodes the option before it). Option nodes also
 //!   have `right`, the next node of the option, cyclically (the row links of the 2000 paper),
 //!   so that hiding an option needs no test for spacers;
-//! - indices into `Vec`s, no pointer, no allocation after construction: `u16` indices and
-//!   `i16` keys when the problem has fewer than 65 536 nodes and no item has 8192 options or
-//!   more (a 9x9 or 16x16 Sudoku matrix, pentominoes), `u32` and `i32` otherwise. Smaller
-//!   nodes keep the structure in the first-level cache; the algorithm is the same code.
+//! - indices into `Vec`s, no pointer, no allocation after construction: `u16` indices when
+//!   the problem has fewer than 65 536 nodes, with `i8` keys when no item has 31 options or
+//!   more (9x9 and 16x16 Sudoku matrices) or `i16` keys when none has 8192 or more
+//!   (pentominoes); `u32` indices and `i32` keys otherwise (25x25 Sudoku). Smaller nodes and
+//!   keys keep the structure in the first-level cache and make the choice scan shorter; the
+//!   algorithm is the same generic code.
 //!
 //! Two departures from DLX1's representation, neither of which changes any choice or count:
 //!
@@ -71,7 +73,7 @@ impl Idx for u32 {
     }
 }
 
-/// An item key, `len | COVERED? | SECONDARY?`: `i16` or `i32`.
+/// An item key, `len | COVERED? | SECONDARY?`: `i8`, `i16` or `i32`.
 pub(crate) trait Key: Copy + Eq + Ord + Debug + Default + Send + Sync + 'static {
     const COVERED: Self;
     const SECONDARY: Self;
@@ -133,6 +135,7 @@ macro_rules! key {
         }
     };
 }
+key!(i8, 8, first_min_i8);
 key!(i16, 16, first_min_i16);
 key!(i32, 32, first_min_i32);
 
@@ -211,6 +214,8 @@ pub struct Links {
 
 #[derive(Clone, Debug)]
 pub(crate) enum AnyCore {
+    /// `u16` indices, `i8` keys: every list shorter than 31 (9x9 and 16x16 Sudoku).
+    Tiny(Core<u16, i8>),
     Small(Core<u16, i16>),
     Large(Core<u32, i32>),
 }
@@ -219,6 +224,7 @@ pub(crate) enum AnyCore {
 macro_rules! with_core {
     ($links:expr, $c:ident => $body:expr) => {
         match $links {
+            AnyCore::Tiny($c) => $body,
             AnyCore::Small($c) => $body,
             AnyCore::Large($c) => $body,
         }
@@ -245,7 +251,9 @@ impl Links {
         // and must stay above every item: count all options, linked or not.
         let numbered = x.items() as u64 + x.options() as u64 + linked_ones + 1;
         let longest = len.iter().copied().max().unwrap_or(0);
-        let core = if numbered < u16::NODES as u64 && longest < <i16 as Key>::LEN as usize {
+        let core = if numbered < u16::NODES as u64 && longest < <i8 as Key>::LEN as usize {
+            AnyCore::Tiny(Core::new(x))
+        } else if numbered < u16::NODES as u64 && longest < <i16 as Key>::LEN as usize {
             AnyCore::Small(Core::new(x))
         } else {
             AnyCore::Large(Core::new(x))
@@ -257,13 +265,27 @@ impl Links {
         }
     }
 
-    /// [`Links::new`] forced to the large representation (`u32` indices, `i32` keys), so that
-    /// tests run both on small problems.
+    /// [`Links::new`] forced to the `u16`/`i16` (`large == false`) or the `u32`/`i32`
+    /// representation, so that tests run every representation on small problems.
     #[cfg(test)]
-    pub(crate) fn new_large(x: &ExactCover) -> Self {
+    pub(crate) fn new_forced(x: &ExactCover, large: bool) -> Self {
         let mut links = Self::new(x);
-        links.core = AnyCore::Large(Core::new(x));
+        links.core = if large {
+            AnyCore::Large(Core::new(x))
+        } else {
+            AnyCore::Small(Core::new(x))
+        };
         links
+    }
+
+    /// Name of the representation in use: `tiny` (`u16` indices, `i8` keys), `small`
+    /// (`u16`, `i16`) or `large` (`u32`, `i32`).
+    pub fn representation(&self) -> &'static str {
+        match self.core {
+            AnyCore::Tiny(_) => "tiny",
+            AnyCore::Small(_) => "small",
+            AnyCore::Large(_) => "large",
+        }
     }
 
     /// Number of items (primary and secondary).
@@ -273,11 +295,6 @@ impl Links {
 
     pub fn primary_items(&self) -> usize {
         with_core!(&self.core, c => c.primary as usize)
-    }
-
-    /// Whether the small representation (`u16` indices) is in use.
-    pub fn is_compact(&self) -> bool {
-        matches!(self.core, AnyCore::Small(_))
     }
 
     /// Options and ones as linked (options with no primary item are left out).
@@ -322,6 +339,7 @@ impl Links {
     #[cfg(test)]
     pub(crate) fn same_lists(&self, other: &Links) -> bool {
         match (&self.core, &other.core) {
+            (AnyCore::Tiny(a), AnyCore::Tiny(b)) => a.same_lists(b),
             (AnyCore::Small(a), AnyCore::Small(b)) => a.same_lists(b),
             (AnyCore::Large(a), AnyCore::Large(b)) => a.same_lists(b),
             _ => false,
@@ -721,6 +739,36 @@ mod x86 {
     use std::arch::x86_64::*;
 
     /// # Safety
+    /// The CPU must have AVX2; `keys.len()` must be a multiple of 32.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn first_min_i8(keys: &[i8]) -> usize {
+        let n = keys.len();
+        debug_assert!(n % 32 == 0);
+        let p = keys.as_ptr() as *const __m256i;
+        let mut m = _mm256_set1_epi8(i8::MAX);
+        for b in 0..n / 32 {
+            m = _mm256_min_epi8(m, _mm256_loadu_si256(p.add(b)));
+        }
+        let m = _mm_min_epi8(_mm256_castsi256_si128(m), _mm256_extracti128_si256::<1>(m));
+        // Keys are >= 0: widen the 16 bytes to 16-bit lanes and take the unsigned minimum.
+        let m = _mm_min_epu16(
+            _mm_cvtepu8_epi16(m),
+            _mm_cvtepu8_epi16(_mm_srli_si128::<8>(m)),
+        );
+        let min = _mm_extract_epi16::<0>(_mm_minpos_epu16(m)) as i8;
+        let v = _mm256_set1_epi8(min);
+        for b in 0..n / 32 {
+            let eq = _mm256_cmpeq_epi8(v, _mm256_loadu_si256(p.add(b)));
+            let mask = _mm256_movemask_epi8(eq) as u32;
+            if mask != 0 {
+                return b * 32 + mask.trailing_zeros() as usize;
+            }
+        }
+        n
+    }
+
+    /// # Safety
     /// The CPU must have AVX2; `keys.len()` must be a multiple of 16.
     #[target_feature(enable = "avx2")]
     #[inline]
@@ -785,6 +833,7 @@ mod tests {
             let n = BLOCK * rng.gen_range(0..5);
             let hi = rng.gen_range(1..40);
             let k16: Vec<i16> = (0..n).map(|_| rng.gen_range(0..hi)).collect();
+            let k8: Vec<i8> = k16.iter().map(|&k| k as i8).collect();
             let k32: Vec<i32> = k16.iter().map(|&k| k as i32 * 70_000).collect();
             let want = k16
                 .iter()
@@ -792,11 +841,13 @@ mod tests {
                 .min_by_key(|&(i, &k)| (k, i))
                 .map_or(n, |(i, _)| i);
             assert_eq!(first_min_portable(&k16), want);
+            assert_eq!(first_min_portable(&k8), want);
             assert_eq!(first_min_portable(&k32), want);
             #[cfg(target_arch = "x86_64")]
             if has_avx2() {
                 // SAFETY: checked just above.
                 unsafe {
+                    assert_eq!(i8::first_min_avx2(&k8), want);
                     assert_eq!(i16::first_min_avx2(&k16), want);
                     assert_eq!(i32::first_min_avx2(&k32), want);
                 }

@@ -130,11 +130,15 @@ fn same_counts(a: &Stats, b: &Stats) {
     );
 }
 
-/// [`solve_exact_cover`] on the large representation.
-fn solve_large(x: &ExactCover, limits: &Limits) -> (Stats, Vec<Vec<usize>>) {
+/// [`solve_exact_cover`] on a forced representation (`u32`/`i32` when `large`, else
+/// `u16`/`i16`), checking that the search leaves the links as built.
+fn solve_forced(x: &ExactCover, limits: &Limits, large: bool) -> (Stats, Vec<Vec<usize>>) {
     let mut search = crate::engines::Search::new(limits);
-    let mut links = Links::new_large(x);
-    assert!(!links.is_compact());
+    let mut links = Links::new_forced(x, large);
+    assert_eq!(
+        links.representation(),
+        if large { "large" } else { "small" }
+    );
     let fresh = links.clone();
     let mut sols = Vec::new();
     links.search(&mut search, |s, o| {
@@ -143,6 +147,15 @@ fn solve_large(x: &ExactCover, limits: &Limits) -> (Stats, Vec<Vec<usize>>) {
     });
     assert!(links.same_lists(&fresh) && links.sane());
     (search.finish().stats, sols)
+}
+
+/// Checks the forced representations against `stats` and `sols`.
+fn same_in_every_representation(x: &ExactCover, cap: u64, stats: &Stats, sols: &[Vec<usize>]) {
+    for large in [false, true] {
+        let (s, so) = solve_forced(x, &Limits::solutions(cap), large);
+        same_counts(&s, stats);
+        assert_eq!(so, sols);
+    }
 }
 
 #[test]
@@ -155,9 +168,7 @@ fn links_agree_with_the_reference_on_random_problems() {
             let o = solve_exact_cover(&x, &Limits::solutions(cap));
             same_counts(&o.stats, &stats);
             assert_eq!(o.solutions, sols, "round {round} cap {cap}");
-            let (large, large_sols) = solve_large(&x, &Limits::solutions(cap));
-            same_counts(&large, &stats);
-            assert_eq!(large_sols, sols);
+            same_in_every_representation(&x, cap, &stats, &sols);
             for s in &o.solutions {
                 x.check_solution(s).unwrap();
             }
@@ -263,9 +274,8 @@ fn empty_4x4_has_288_grids() {
     assert_eq!(o.status, Status::Multiple);
     let (stats, _) = Reference::run(m.cover(), 0);
     same_counts(&o.stats, &stats);
-    let (large, large_sols) = solve_large(m.cover(), &Limits::solutions(0));
-    same_counts(&large, &stats);
-    assert_eq!(large_sols, o.solutions);
+    assert_eq!(Links::new(m.cover()).representation(), "tiny");
+    same_in_every_representation(m.cover(), 0, &stats, &o.solutions);
     for s in &o.solutions {
         g.check_grid(&m.grid(s)).unwrap();
     }
@@ -287,9 +297,8 @@ fn pentominoes_3x20_round_trip_through_dlx1() {
     assert_eq!(p.count, 8);
     assert_eq!(p.solutions, o.solutions);
     same_counts(&p.stats, &o.stats);
-    let (large, large_sols) = solve_large(&x, &Limits::solutions(0));
-    same_counts(&large, &o.stats);
-    assert_eq!(large_sols, o.solutions);
+    assert_eq!(Links::new(&x).representation(), "small");
+    same_in_every_representation(&x, 0, &o.stats, &o.solutions);
 }
 
 /// 6x10 pentominoes: 9356 packings (2339 up to symmetry). About a second in release.
