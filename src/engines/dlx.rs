@@ -293,6 +293,19 @@ mod tests {
     }
 
     #[test]
+    fn a_full_grid_is_its_own_unique_solution_with_no_node() {
+        let g = classic();
+        let p = puzzle(&g, X_GRID);
+        let mut e = Dlx::new();
+        let o = engines::run(&mut e, &p, &Limits::solutions(2));
+        assert_eq!((o.status, o.count, o.stats.nodes), (Status::Unique, 1, 0));
+        assert_eq!(o.solutions[0], givens(X_GRID));
+        assert_eq!((o.stats.items, o.stats.options), (Some(0), Some(0)));
+        let o = engines::run(&mut e, &p, &Limits::solutions(1));
+        assert_eq!((o.status, o.count), (Status::Solved, 1));
+    }
+
+    #[test]
     fn clashing_givens_are_unsat_with_no_node() {
         let g = classic();
         let mut line = ".".repeat(81);

@@ -196,6 +196,12 @@ impl ExactCover {
         &self.names
     }
 
+    /// Option `o` as DLX1 writes it: its item names separated by blanks.
+    pub fn option_text(&self, o: usize) -> String {
+        let names: Vec<&str> = self.option(o).iter().map(|&i| self.name(i as usize)).collect();
+        names.join(" ")
+    }
+
     /// Item number of `name` (a linear search; build a map for many look-ups).
     pub fn find_item(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)
@@ -275,6 +281,7 @@ mod tests {
         assert!(x.check_solution(&[0, 3, 4]).is_ok());
         assert!(x.check_solution(&[0, 3]).is_err());
         assert_eq!(x.find_item("E"), Some(4));
+        assert_eq!(x.option_text(1), "A D G");
     }
 
     #[test]
