@@ -102,17 +102,35 @@ impl<I: Idx, K: Key> Core<I, K> {
                 self.unwind(level);
                 break;
             }
-            let Some(best) = self.choose::<AVX2>() else {
-                unreachable!("a level is entered only while a primary item is active")
-            };
-            if self.len(best) >= 2 {
-                guesses += 1;
+            let mut cur;
+            if self.dead_end() {
+                // An active primary item has no option left. DLX1 would choose the leftmost
+                // such item (least length 0), cover it (+1 update; no option to hide), find
+                // its list empty, uncover it and back up (+1 backtrack). Which of them it
+                // chooses changes nothing, so do exactly that without the scan.
+                self.updates += 1;
+                backtracks += 1;
+                if level == 0 {
+                    break 'forward;
+                }
+                level -= 1;
+                let p = self.choice[level];
+                self.uncover_others(p);
+                cur = self.down(p);
+                self.choice[level] = cur;
+            } else {
+                let Some(best) = self.choose::<AVX2>() else {
+                    unreachable!("a level is entered only while a primary item is active")
+                };
+                if self.len(best) >= 2 {
+                    guesses += 1;
+                }
+                self.entry[level] = search.count();
+                let best = best as u32;
+                self.cover(best);
+                cur = self.first(best);
+                self.choice[level] = cur;
             }
-            self.entry[level] = search.count();
-            let best = best as u32;
-            self.cover(best);
-            let mut cur = self.first(best);
-            self.choice[level] = cur;
             // advance / backup / recover.
             loop {
                 if cur < items {

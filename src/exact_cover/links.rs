@@ -187,6 +187,9 @@ pub(crate) struct Core<I, K> {
     pub(crate) active: u32,
     /// DLX1's `updates` since construction (see the module doc).
     pub(crate) updates: u64,
+    /// The last item whose list a hide emptied (`u32::MAX`: none yet). A hint only: the
+    /// search checks that its key is still 0 (active, primary, no option) before using it.
+    pub(crate) zeroed: u32,
     /// Items covered at the root by `select`, in order, for `restore`.
     root: Vec<u32>,
     /// Search stack: the option node chosen on each level (`level < primary + 1`).
@@ -422,6 +425,7 @@ impl<I: Idx, K: Key> Core<I, K> {
             primary: primary as u32,
             active: primary as u32,
             updates: 0,
+            zeroed: u32::MAX,
             root: Vec::with_capacity(primary),
             choice: vec![0; primary + 1],
             entry: vec![0; primary + 1],
@@ -444,6 +448,12 @@ impl<I: Idx, K: Key> Core<I, K> {
     #[inline]
     pub(crate) fn len(&self, i: usize) -> usize {
         self.key[i].and(K::LEN).to_usize()
+    }
+
+    /// Whether item `zeroed` is an active primary item with no option left (its key is 0).
+    #[inline]
+    pub(crate) fn dead_end(&self) -> bool {
+        self.key.get(self.zeroed as usize) == Some(&K::default())
     }
 
     fn remaining(&self, cells: Option<usize>) -> (u64, u64, u64) {
@@ -550,6 +560,7 @@ impl<I: Idx, K: Key> Core<I, K> {
         let key = &mut self.key[..];
         let c = I::of(c);
         let mut updates = 1;
+        let mut zeroed = self.zeroed;
         let k = key_mut(key, c);
         *k = k.or(K::COVERED);
         if c.get() < self.primary {
@@ -574,12 +585,19 @@ impl<I: Idx, K: Key> Core<I, K> {
                 node_mut(nodes, down).up = up;
                 let k = key_mut(key, top);
                 *k = k.sub(K::ONE);
+                // A key of 0 is an active primary item left with no option.
+                zeroed = if *k == K::default() {
+                    top.get()
+                } else {
+                    zeroed
+                };
                 updates += 1;
                 nn = right;
             }
             rr = next;
         }
         self.updates += updates;
+        self.zeroed = zeroed;
     }
 
     /// Undoes `cover(c)`; must be called in the exact reverse order of the covers.

@@ -198,7 +198,11 @@ impl ExactCover {
 
     /// Option `o` as DLX1 writes it: its item names separated by blanks.
     pub fn option_text(&self, o: usize) -> String {
-        let names: Vec<&str> = self.option(o).iter().map(|&i| self.name(i as usize)).collect();
+        let names: Vec<&str> = self
+            .option(o)
+            .iter()
+            .map(|&i| self.name(i as usize))
+            .collect();
         names.join(" ")
     }
 
