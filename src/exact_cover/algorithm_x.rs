@@ -15,6 +15,12 @@
 //! Givens, or any option forced before the search, are selected at the root with
 //! [`Links::select`] and are not part of the search.
 //!
+//! One shortcut, invisible in every count: when a hide has just left an active primary item
+//! with no option (tracked in the hide loop, checked against the item's key), the level fails
+//! without the choice scan. DLX1 would choose the leftmost such item, cover it (+1 update, no
+//! option to hide), find its list empty and back up (+1 backtrack); which of them it chooses
+//! changes neither the counts nor the state, so the same counts are made directly.
+//!
 //! # Counters, defined before they are used
 //!
 //! - `nodes`: DLX1's `nodes`, the number of times the search enters a level (label
