@@ -400,6 +400,7 @@ mod tests {
                 let back = read_dlx1(&text).unwrap();
                 let d = solve_exact_cover(&back, &Limits::solutions(cap));
                 assert_eq!(counts(&d.stats), counts(&c.stats));
+                assert_eq!(crate::exact_cover::side_from_names(&back), Some(9));
                 let placed = crate::exact_cover::decode_named(&back, 9, &d.solutions[0]).unwrap();
                 let mut grid = p.givens().to_vec();
                 for (cell, digit) in placed {

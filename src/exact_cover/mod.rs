@@ -18,7 +18,7 @@ pub use dlx1_format::{read_dlx1, to_dlx1, write_dlx1, Dlx1Error, Dlx1ErrorKind};
 pub use links::Links;
 pub use problem::{CoverError, ExactCover};
 pub use solve::{solve_exact_cover, CoverOutcome};
-pub use sudoku::{decode_named, item_names, SudokuCover};
+pub use sudoku::{decode_named, item_names, side_from_names, SudokuCover};
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -176,6 +176,36 @@ impl SudokuCover {
     }
 }
 
+/// Side `N` of the grid whose matrix `x` is, judged by its item names: the largest row,
+/// column, box or region number and digit named by `p<r>,<c>`, `r<i>#<d>`, `c<j>#<d>`,
+/// `b<k>#<d>`, `j<k>#<d>`, `d1#<d>`, `d2#<d>` (`None` when no name follows that grammar). For
+/// a matrix read back from a DLX1 file, before [`decode_named`]. A puzzle's eliminated matrix
+/// can in principle have lost every item naming `N` (when givens settle all of them); prefer
+/// the side the caller knows when it knows it.
+pub fn side_from_names(x: &ExactCover) -> Option<usize> {
+    fn number(s: &str) -> Option<usize> {
+        s.parse().ok()
+    }
+    x.names()
+        .iter()
+        .filter_map(|name| {
+            if let Some((r, c)) = name.strip_prefix('p')?.split_once(',') {
+                return Some(number(r)?.max(number(c)?));
+            }
+            None
+        })
+        .chain(x.names().iter().filter_map(|name| {
+            let (house, d) = name.split_once('#')?;
+            let d = number(d)?;
+            match house.split_at_checked(1)? {
+                ("r" | "c" | "b" | "j", k) => Some(number(k)?.max(d)),
+                ("d", "1" | "2") => Some(d),
+                _ => None,
+            }
+        }))
+        .max()
+}
+
 /// Reads the placements of a solution of a matrix written by this module (read back from a
 /// file, so known only by its item names): each option must name one cell item `p<r>,<c>` and
 /// at least one (house, digit) item `...#<d>`, with `r`, `c`, `d` in `1..=n`. Returns the
