@@ -10,11 +10,15 @@
 //!   puzzle from that same matrix with its own API, then asked for up to two solutions.
 //!   Building the matrix itself ([`SudokuCover::for_puzzle`]) is done before timing.
 //!
-//! Sets: the first 2000 puzzles of royle-17clue (the whole set takes minutes per iteration
-//! for the slowest peer), all of magictour-top1465 and forum-hardest-1106. Then sudolab's
-//! engine alone on rk-25x25. Before timing, every solver's answers are checked to agree.
+//! Sets: the first 2000 of the 49 151 puzzles of royle-17clue (the whole set would take about
+//! 4 s per iteration for dlx-rs), all 1465 of magictour-top1465 and all 375 of
+//! forum-hardest-1106 (dated 2011-06). Before timing, every solver must count exactly one
+//! solution per puzzle (all are unique). Then sudolab's engine alone on rk-25x25, once, under a
+//! time limit (see [`big`]), and 6x10 pentominoes with [`solve_exact_cover`].
 //!
-//! `cargo bench --bench dlx`; `cargo bench --bench dlx -- royle` for one set.
+//! `cargo bench --bench dlx`; `cargo bench --bench dlx -- royle` for one set (the answer
+//! checks and the rk-25x25 run happen whatever the filter; `SUDOLAB_BENCH_25X25_SECONDS=1`
+//! shortens the latter).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
