@@ -19,6 +19,7 @@ pub mod bitmask;
 pub mod bits;
 pub mod bnb;
 mod candidates;
+pub mod dlx;
 pub mod human;
 pub mod sat;
 mod search;
@@ -415,6 +416,7 @@ pub static ENGINES: &[&EngineInfo] = &[
     &human::INFO,
     &binary::INFO,
     &sat::INFO,
+    &dlx::INFO,
 ];
 
 /// Looks an engine up by name.

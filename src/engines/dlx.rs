@@ -1,0 +1,460 @@
+//! `dlx`: Algorithm X with dancing links on the exact-cover matrix of the puzzle's houses.
+//!
+//! Sources: D. E. Knuth, "Dancing Links" (2000), arXiv cs/0011047; Knuth's program DLX1
+//! (TAOCP 7.2.2.1, Algorithm X). The matrix is [`SudokuCover::full`] (one item per cell and per
+//! (house, digit), one option per (cell, digit)); the search and the exact definition of every
+//! counter are in [`crate::exact_cover::algorithm_x`].
+//!
+//! The matrix of a geometry is linked once and kept: the engine remembers the last geometry
+//! (the same `Arc`, or an equal geometry) and reuses its links. For each puzzle the option of
+//! every given is selected at the root (its items covered) before the search; clashing givens
+//! end the puzzle as `unsat` with 0 nodes. After the search every cover is undone in reverse
+//! order, so the next puzzle starts from the matrix as built, and a puzzle's answer and counts
+//! never depend on what was solved before.
+//!
+//! Counters (see `algorithm_x` for the exact definitions): `nodes` = DLX1's nodes (levels
+//! entered); `updates` = DLX1's updates, not counting the covers of the givens (so they equal
+//! what DLX1 reports on the puzzle's own matrix, [`SudokuCover::for_puzzle`]); `guesses` =
+//! levels whose chosen item had two or more options; `backtracks` = dead ends (levels whose
+//! chosen item has no option left); `failed_levels` = levels left with no solution found
+//! below them; `items` / `options` / `ones` = size of the matrix left after the
+//! givens are covered, i.e. of the puzzle's own matrix. `build` = linking the matrix (first
+//! puzzle of a geometry only) and covering the givens; `solve` = the search and the restore.
+
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
+use crate::exact_cover::{Links, SudokuCover};
+use crate::puzzle::{Geometry, Puzzle};
+use std::sync::Arc;
+
+/// Largest side accepted: the matrix has `N^3` options of 4 to 6 nodes.
+pub const MAX_SIDE: usize = 128;
+
+pub static INFO: EngineInfo = EngineInfo {
+    name: "dlx",
+    summary: "Algorithm X with dancing links (Knuth's DLX1) on the exact-cover matrix over houses",
+    source: "D. E. Knuth, \"Dancing Links\" (2000); program DLX1, TAOCP 7.2.2.1 Algorithm X",
+    nodes:
+        "search levels entered (DLX1's nodes); the givens are covered at the root and are not nodes",
+    counters: "updates: DLX1's (+1 per item taken out of the header list, +1 per node removed \
+               from another item's list; the givens' covers not counted); guesses: levels whose \
+               chosen item had >= 2 options; backtracks: dead ends (levels whose chosen item has no \
+               option left); failed_levels: levels left with no solution below them; \
+               items/options/ones: the matrix left once the givens are covered",
+    max_side: Some(MAX_SIDE),
+    capabilities: "any house list: classic, jigsaw, X; sides up to 128; no options",
+    make,
+    variants: super::no_variants,
+};
+
+fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+    options.allow_only("dlx", &[])?;
+    Ok(Box::new(Dlx::new()))
+}
+
+/// The matrix of one geometry, linked.
+struct Prepared {
+    geometry: Arc<Geometry>,
+    matrix: SudokuCover,
+    links: Links,
+}
+
+/// The `dlx` engine. Keeps the linked matrix of the last geometry it solved.
+#[derive(Default)]
+pub struct Dlx {
+    prepared: Option<Prepared>,
+    /// Solution grid under construction (givens, then the chosen options).
+    grid: Vec<u16>,
+}
+
+impl Dlx {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn prepare(&mut self, g: &Arc<Geometry>) {
+        let same = self
+            .prepared
+            .as_ref()
+            .is_some_and(|p| Arc::ptr_eq(&p.geometry, g) || *p.geometry == **g);
+        if !same {
+            let matrix = SudokuCover::full(g);
+            let links = Links::new(matrix.cover());
+            self.prepared = Some(Prepared {
+                geometry: Arc::clone(g),
+                matrix,
+                links,
+            });
+        }
+    }
+}
+
+impl Engine for Dlx {
+    fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
+        let n = puzzle.n();
+        if n > MAX_SIDE {
+            return Outcome::unsupported(format!(
+                "dlx links N^3 options; side {n} is above its limit {MAX_SIDE}"
+            ));
+        }
+        let mut search = Search::new(limits);
+        self.prepare(puzzle.shared_geometry());
+        let Some(prep) = self.prepared.as_mut() else {
+            unreachable!("prepared above")
+        };
+        let links = &mut prep.links;
+        for (cell, &d) in puzzle.givens().iter().enumerate() {
+            if d != 0 {
+                let option = prep.matrix.cover().option(cell * n + d as usize - 1);
+                if links.select(option).is_err() {
+                    links.restore();
+                    let own = SudokuCover::for_puzzle(puzzle);
+                    let x = own.cover();
+                    search.stats.items = Some(x.items() as u64);
+                    search.stats.options = Some(x.options() as u64);
+                    search.stats.ones = Some(x.ones() as u64);
+                    search.stats.updates = Some(0);
+                    search.built();
+                    return search.finish_unsat();
+                }
+            }
+        }
+        search.built();
+        let (items, options, ones) = links.remaining(Some(puzzle.geometry().cells()));
+        search.stats.items = Some(items);
+        search.stats.options = Some(options);
+        search.stats.ones = Some(ones);
+        let grid = &mut self.grid;
+        grid.clear();
+        grid.extend_from_slice(puzzle.givens());
+        links.search(&mut search, |s, chosen| {
+            for &o in chosen {
+                let o = o as usize;
+                grid[o / n] = (o % n + 1) as u16;
+            }
+            s.solution(grid)
+        });
+        links.restore();
+        search.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::{self, Stats, Status};
+    use crate::exact_cover::{read_dlx1, solve_exact_cover, to_dlx1};
+    use std::time::Duration;
+
+    /// An 81-character line (`0` or `.` empty) as givens.
+    fn givens(line: &str) -> Vec<u16> {
+        line.bytes()
+            .take(81)
+            .map(|b| {
+                if b.is_ascii_digit() {
+                    (b - b'0') as u16
+                } else {
+                    0
+                }
+            })
+            .collect()
+    }
+
+    fn classic() -> Arc<Geometry> {
+        Arc::new(Geometry::square(9).unwrap())
+    }
+
+    fn puzzle(g: &Arc<Geometry>, line: &str) -> Puzzle {
+        Puzzle::new(g.clone(), givens(line)).unwrap()
+    }
+
+    /// Puzzle lines of a data file (`#` comments skipped), at most `max`.
+    fn data(file: &str, max: usize) -> Vec<String> {
+        let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#') && l.len() >= 81)
+            .take(max)
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// nodes, updates, guesses, backtracks, items, options, ones.
+    type Counts = (
+        u64,
+        Option<u64>,
+        u64,
+        u64,
+        Option<u64>,
+        Option<u64>,
+        Option<u64>,
+    );
+
+    fn counts(s: &Stats) -> Counts {
+        (
+            s.nodes,
+            s.updates,
+            s.guesses,
+            s.backtracks,
+            s.items,
+            s.options,
+            s.ones,
+        )
+    }
+
+    const X_GRID: &str =
+        "254367198376189425189542673567491382491238567823756914715924836642813759938675241";
+    const X_PUZZLE: &str =
+        "004000098006089400100500000000000080400200007803050000000904800600000009030075000";
+    const JIGSAW: &str = crate::exact_cover::tests::JIGSAW;
+    const JIGSAW_GRID: &str =
+        "785491623624719385391268574179356248943827156852643791236985417417532869568174932";
+    const JIGSAW_PUZZLE: &str =
+        "085000003000010005300260070009000048000000050000003001036005407407000000500174000";
+
+    #[test]
+    fn known_puzzles_have_their_unique_solution() {
+        let g = classic();
+        let mut e = Dlx::new();
+        let lines: Vec<String> = data("norvig-top95.txt", 40)
+            .into_iter()
+            .chain(data("magictour-top1465.txt", 40))
+            .chain(data("royle-17clue.txt", 40))
+            .collect();
+        for line in &lines {
+            let p = puzzle(&g, line);
+            let o = engines::run(&mut e, &p, &Limits::solutions(2));
+            assert_eq!(o.status, Status::Unique, "{line}");
+            assert_eq!(o.count, 1);
+            p.check_solution(&o.solutions[0]).unwrap();
+            assert!(o.stats.nodes >= 1 && o.stats.updates.unwrap() > 0);
+        }
+        // Norvig's first "top95" puzzle, whose solution is published with it.
+        let p = puzzle(&g, &lines[0]);
+        let o = e.solve(&p, &Limits::solutions(1));
+        assert_eq!(o.status, Status::Solved);
+        let s: String = o.solutions[0].iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            s,
+            "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+        );
+    }
+
+    #[test]
+    fn x_and_jigsaw_puzzles() {
+        let x = Arc::new(Geometry::square(9).unwrap().with_diagonals(true));
+        x.check_grid(&givens(X_GRID)).unwrap();
+        let p = puzzle(&x, X_PUZZLE);
+        let mut e = Dlx::new();
+        let o = engines::run(&mut e, &p, &Limits::solutions(2));
+        assert_eq!(o.status, Status::Unique);
+        assert_eq!(o.solutions[0], givens(X_GRID));
+        // Without the diagonals the same givens leave more than one grid.
+        let o = engines::run(&mut e, &puzzle(&classic(), X_PUZZLE), &Limits::solutions(2));
+        assert_eq!(o.status, Status::Multiple);
+
+        let regions = JIGSAW.bytes().map(|b| (b - b'0') as u16).collect();
+        let j = Arc::new(Geometry::jigsaw(9, regions).unwrap());
+        assert_eq!(j.disconnected_region(), None);
+        j.check_grid(&givens(JIGSAW_GRID)).unwrap();
+        let p = puzzle(&j, JIGSAW_PUZZLE);
+        let o = engines::run(&mut e, &p, &Limits::solutions(0));
+        assert_eq!(o.status, Status::Unique);
+        assert_eq!(o.solutions[0], givens(JIGSAW_GRID));
+    }
+
+    #[test]
+    fn counts_empty_4x4_and_two_solution_puzzles() {
+        let g = Arc::new(Geometry::square(4).unwrap());
+        let mut e = Dlx::new();
+        let o = engines::run(&mut e, &Puzzle::empty(g), &Limits::solutions(0));
+        assert_eq!((o.status, o.count), (Status::Multiple, 288));
+        let mut distinct = o.solutions.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 288);
+
+        // A deadly rectangle: cells (r1, c1) (r1, c2) (r2, c1) (r2, c2) holding a b / b a in
+        // exactly two boxes. Emptying them leaves exactly two grids.
+        let g = classic();
+        let full = givens(X_GRID);
+        let (r1, r2, c1, c2) = (1, 3, 1, 2);
+        assert_eq!(full[r1 * 9 + c1], full[r2 * 9 + c2]);
+        assert_eq!(full[r1 * 9 + c2], full[r2 * 9 + c1]);
+        let mut cut = full.clone();
+        for c in [r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2] {
+            cut[c] = 0;
+        }
+        let p = Puzzle::new(g, cut).unwrap();
+        let o = engines::run(&mut e, &p, &Limits::solutions(0));
+        assert_eq!((o.status, o.count), (Status::Multiple, 2));
+        assert!(o.solutions.contains(&full));
+        let o = engines::run(&mut e, &p, &Limits::solutions(2));
+        assert_eq!((o.status, o.count), (Status::Multiple, 2));
+        let o = engines::run(&mut e, &p, &Limits::solutions(1));
+        assert_eq!((o.status, o.count), (Status::Solved, 1));
+    }
+
+    #[test]
+    fn a_full_grid_is_its_own_unique_solution_with_no_node() {
+        let g = classic();
+        let p = puzzle(&g, X_GRID);
+        let mut e = Dlx::new();
+        let o = engines::run(&mut e, &p, &Limits::solutions(2));
+        assert_eq!((o.status, o.count, o.stats.nodes), (Status::Unique, 1, 0));
+        assert_eq!(o.solutions[0], givens(X_GRID));
+        assert_eq!((o.stats.items, o.stats.options), (Some(0), Some(0)));
+        let o = engines::run(&mut e, &p, &Limits::solutions(1));
+        assert_eq!((o.status, o.count), (Status::Solved, 1));
+    }
+
+    #[test]
+    fn clashing_givens_are_unsat_with_no_node() {
+        let g = classic();
+        let mut line = ".".repeat(81);
+        line.replace_range(0..2, "55");
+        let mut e = Dlx::new();
+        let o = engines::run(&mut e, &puzzle(&g, &line), &Limits::solutions(2));
+        assert_eq!(o.status, Status::Unsat);
+        assert_eq!((o.count, o.stats.nodes, o.stats.updates), (0, 0, Some(0)));
+        // The structure is clean afterwards.
+        let lines = data("norvig-top95.txt", 1);
+        let a = e.solve(&puzzle(&g, &lines[0]), &Limits::solutions(2));
+        let b = Dlx::new().solve(&puzzle(&g, &lines[0]), &Limits::solutions(2));
+        assert_eq!(counts(&a.stats), counts(&b.stats));
+    }
+
+    #[test]
+    fn limits_are_reported_and_leave_the_matrix_clean() {
+        let g = classic();
+        let hard = &data("forum-hardest-1106.txt", 1)[0];
+        let mut e = Dlx::new();
+        let reference = Dlx::new().solve(&puzzle(&g, hard), &Limits::solutions(2));
+        assert!(reference.stats.nodes > 10);
+        let limits = Limits {
+            node_limit: Some(10),
+            ..Limits::solutions(2)
+        };
+        let o = e.solve(&puzzle(&g, hard), &limits);
+        assert_eq!((o.status, o.stats.nodes), (Status::NodeLimit, 10));
+        let limits = Limits {
+            time_limit: Some(Duration::from_millis(20)),
+            ..Limits::solutions(0)
+        };
+        let o = e.solve(&Puzzle::empty(g.clone()), &limits);
+        assert_eq!(o.status, Status::TimeLimit);
+        assert!(o.count > 0);
+        let again = e.solve(&puzzle(&g, hard), &Limits::solutions(2));
+        assert_eq!(counts(&again.stats), counts(&reference.stats));
+        assert_eq!(again.solutions, reference.solutions);
+    }
+
+    #[test]
+    fn matrix_is_reused_and_stats_repeat() {
+        let g = classic();
+        let lines = data("magictour-top1465.txt", 2);
+        let (a, b) = (puzzle(&g, &lines[0]), puzzle(&g, &lines[1]));
+        let mut e = Dlx::new();
+        let first = e.solve(&a, &Limits::solutions(2));
+        let addr = e.prepared.as_ref().map(|p| &p.links as *const Links);
+        let other = e.solve(&b, &Limits::solutions(2));
+        let again = e.solve(&a, &Limits::solutions(2));
+        assert_eq!(addr, e.prepared.as_ref().map(|p| &p.links as *const Links));
+        assert_eq!(counts(&first.stats), counts(&again.stats));
+        assert_eq!(first.solutions, again.solutions);
+        assert_ne!(counts(&first.stats), counts(&other.stats));
+        // An equal geometry in another Arc reuses the links too.
+        let g2 = classic();
+        let o = e.solve(&puzzle(&g2, &lines[0]), &Limits::solutions(2));
+        assert_eq!(addr, e.prepared.as_ref().map(|p| &p.links as *const Links));
+        assert_eq!(counts(&o.stats), counts(&first.stats));
+        // A new geometry is linked anew.
+        let o = e.solve(
+            &Puzzle::empty(Arc::new(Geometry::square(4).unwrap())),
+            &Limits::solutions(2),
+        );
+        assert_eq!(o.status, Status::Multiple);
+    }
+
+    /// The engine's counts are DLX1's on the puzzle's own matrix, also through the DLX1 text.
+    #[test]
+    fn engine_counts_equal_the_puzzles_own_matrix() {
+        let g = classic();
+        let x = Arc::new(Geometry::square(9).unwrap().with_diagonals(true));
+        let regions = JIGSAW.bytes().map(|b| (b - b'0') as u16).collect();
+        let j = Arc::new(Geometry::jigsaw(9, regions).unwrap());
+        let mut puzzles: Vec<Puzzle> = data("magictour-top1465.txt", 10)
+            .iter()
+            .map(|l| puzzle(&g, l))
+            .collect();
+        puzzles.push(puzzle(&x, X_PUZZLE));
+        puzzles.push(puzzle(&j, JIGSAW_PUZZLE));
+        let mut e = Dlx::new();
+        for p in &puzzles {
+            for cap in [1, 2] {
+                let o = e.solve(p, &Limits::solutions(cap));
+                let own = SudokuCover::for_puzzle(p);
+                let c = solve_exact_cover(own.cover(), &Limits::solutions(cap));
+                assert_eq!(counts(&o.stats), counts(&c.stats));
+                assert_eq!(o.status, c.status);
+                let grids: Vec<_> = c.solutions.iter().map(|s| own.grid(s)).collect();
+                assert_eq!(o.solutions, grids);
+                let text = to_dlx1(own.cover(), &["a puzzle"]);
+                let back = read_dlx1(&text).unwrap();
+                let d = solve_exact_cover(&back, &Limits::solutions(cap));
+                assert_eq!(counts(&d.stats), counts(&c.stats));
+                assert_eq!(crate::exact_cover::side_from_names(&back), Some(9));
+                let placed = crate::exact_cover::decode_named(&back, 9, &d.solutions[0]).unwrap();
+                let mut grid = p.givens().to_vec();
+                for (cell, digit) in placed {
+                    grid[cell] = digit;
+                }
+                assert_eq!(grid, o.solutions[0]);
+            }
+        }
+    }
+
+    #[test]
+    fn large_grids() {
+        // rk-16x16 (unique), on the compact links.
+        let text =
+            std::fs::read_to_string(format!("{}/data/rk-16x16.txt", env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+        let givens: Vec<u16> = text
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let p = Puzzle::new(Arc::new(Geometry::square(16).unwrap()), givens).unwrap();
+        let mut e = Dlx::new();
+        let o = engines::run(&mut e, &p, &Limits::solutions(2));
+        assert_eq!(o.status, Status::Unique);
+        assert_eq!(e.prepared.as_ref().unwrap().links.representation(), "tiny");
+        // A 25x25 grid made by formula, a third of its cells emptied: the u32 links.
+        let n = 25;
+        let full: Vec<u16> = (0..n * n)
+            .map(|c| {
+                let (r, k) = (c / n, c % n);
+                ((5 * (r % 5) + r / 5 + k) % n + 1) as u16
+            })
+            .collect();
+        let g = Arc::new(Geometry::square(n).unwrap());
+        g.check_grid(&full).unwrap();
+        let cut: Vec<u16> = full
+            .iter()
+            .enumerate()
+            .map(|(c, &d)| if c % 3 == 1 { 0 } else { d })
+            .collect();
+        let p = Puzzle::new(g, cut).unwrap();
+        let o = engines::run(&mut e, &p, &Limits::solutions(1));
+        assert_eq!(o.status, Status::Solved);
+        assert_eq!(e.prepared.as_ref().unwrap().links.representation(), "large");
+        assert_eq!(o.stats.items, Some(4 * 625 - 4 * (625 - 208)));
+    }
+
+    #[test]
+    fn registered() {
+        let info = engines::find("dlx").unwrap();
+        assert!((info.make)(&EngineOptions::new()).is_ok());
+        assert!((info.make)(&EngineOptions::new().with("x", "1")).is_err());
+    }
+}

@@ -1,0 +1,192 @@
+//! Algorithm X on dancing links, iterative (an explicit level stack, no recursion), with the
+//! choice and the counters of Knuth's program DLX1.
+//!
+//! Sources: D. E. Knuth, "Dancing Links" (2000), arXiv cs/0011047, Algorithm X; Knuth's
+//! program DLX1 (Algorithm 7.2.2.1X of *The Art of Computer Programming*), whose control
+//! flow (`forward`, `advance`, `backup`, `recover`) this follows step by step.
+//!
+//! # The search
+//!
+//! At each level: choose the active primary item of least length, the leftmost one on ties
+//! (DLX1's MRV rule; an item with no option left is chosen like any other and fails at once);
+//! cover it; then try the options of its list from top to bottom: cover the option's other
+//! items; if no primary item is left, visit a solution and try the next option; otherwise go
+//! one level deeper. When the list is exhausted, uncover the item and go back up one level.
+//! Givens, or any option forced before the search, are selected at the root with
+//! [`Links::select`] and are not part of the search.
+//!
+//! One shortcut, invisible in every count: when a hide has just left an active primary item
+//! with no option (tracked in the hide loop, checked against the item's key), the level fails
+//! without the choice scan. DLX1 would choose the leftmost such item, cover it (+1 update, no
+//! option to hide), find its list empty and back up (+1 backtrack); which of them it chooses
+//! changes neither the counts nor the state, so the same counts are made directly.
+//!
+//! # Counters, defined before they are used
+//!
+//! - `nodes`: DLX1's `nodes`, the number of times the search enters a level (label
+//!   `forward` in DLX1): the root level and every level below it, including levels whose
+//!   chosen item has no option. A solution is recognised right after the other items of an
+//!   option are covered, before a new level is entered, so a solution is not a node. A
+//!   search that has nothing to do (no active primary item at the start) enters no level and
+//!   reports its single, empty solution with 0 nodes.
+//! - `updates`: DLX1's `updates`: +1 each time an item is removed from the header list
+//!   (every `cover`), +1 for every node removed from another item's list while the options
+//!   of a covered item are hidden. Uncovering counts nothing. The covers made at the root by
+//!   [`Links::select`] (the givens) are not counted: the count is that of DLX1 run on the
+//!   problem that remains after the selection.
+//! - `guesses`: levels entered whose chosen item had two or more options (branch points with
+//!   at least two alternatives).
+//! - `backtracks`: dead ends, i.e. levels entered whose chosen item has no option left (the
+//!   definition every sudolab engine shares: a node with no alternative at all).
+//! - `failed_levels` (named counter): levels left with no solution found below them
+//!   (every option failed, the whole subtree), including the dead ends. A level abandoned
+//!   because a limit or the solution cap stopped the search does not count.
+
+use super::links::{with_core, AnyCore, Core, Idx, Key, Links};
+use crate::engines::Search;
+
+impl Links {
+    /// Runs Algorithm X from the current state (after any [`Links::select`]) until the space
+    /// is exhausted or `search` says stop (node limit, clock, solution cap). For each solution
+    /// `visit(search, options)` is called with the chosen options (numbers in the
+    /// [`super::ExactCover`]), in level order; it returns `false` to stop. Counts nodes,
+    /// guesses and backtracks into `search.stats` and sets `search.stats.updates`. The
+    /// structure is left as it was at the call (every search cover undone).
+    pub fn search<V>(&mut self, search: &mut Search, visit: V)
+    where
+        V: FnMut(&mut Search, &[u32]) -> bool,
+    {
+        with_core!(&mut self.core, c => c.search(search, visit))
+    }
+}
+
+impl<I: Idx, K: Key> Core<I, K> {
+    /// See [`Links::search`]. Runs the search compiled for AVX2 when the CPU has it (the
+    /// same code: only the item choice uses the wider instructions).
+    pub(crate) fn search<V>(&mut self, search: &mut Search, visit: V)
+    where
+        V: FnMut(&mut Search, &[u32]) -> bool,
+    {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is set only when the CPU has AVX2.
+            unsafe { self.search_avx2(search, visit) };
+            return;
+        }
+        self.run::<false, V>(search, visit)
+    }
+
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn search_avx2<V>(&mut self, search: &mut Search, visit: V)
+    where
+        V: FnMut(&mut Search, &[u32]) -> bool,
+    {
+        self.run::<true, V>(search, visit)
+    }
+
+    /// The search proper; `AVX2`: see [`Core::choose`].
+    #[inline(always)]
+    fn run<const AVX2: bool, V>(&mut self, search: &mut Search, mut visit: V)
+    where
+        V: FnMut(&mut Search, &[u32]) -> bool,
+    {
+        let start_updates = self.updates;
+        let mut guesses = 0u64;
+        let mut backtracks = 0u64;
+        let mut failed_levels = 0u64;
+        if self.active == 0 {
+            self.solution.clear();
+            let _ = visit(search, &[]);
+            search.stats.updates = Some(0);
+            return;
+        }
+        let items = self.items();
+        let mut level = 0usize;
+        'forward: loop {
+            // forward: enter a level.
+            if !search.node() {
+                self.unwind(level);
+                break;
+            }
+            let mut cur;
+            if self.dead_end() {
+                // An active primary item has no option left. DLX1 would choose the leftmost
+                // such item (least length 0), cover it (+1 update; no option to hide), find
+                // its list empty, uncover it and back up (+1 backtrack). Which of them it
+                // chooses changes nothing, so do exactly that without the scan.
+                self.updates += 1;
+                backtracks += 1;
+                failed_levels += 1;
+                if level == 0 {
+                    break 'forward;
+                }
+                level -= 1;
+                let p = self.choice[level];
+                self.uncover_others(p);
+                cur = self.down(p);
+                self.choice[level] = cur;
+            } else {
+                let Some(best) = self.choose::<AVX2>() else {
+                    unreachable!("a level is entered only while a primary item is active")
+                };
+                match self.len(best) {
+                    0 => backtracks += 1,
+                    1 => {}
+                    _ => guesses += 1,
+                }
+                self.entry[level] = search.count();
+                let best = best as u32;
+                self.cover(best);
+                cur = self.first(best);
+                self.choice[level] = cur;
+            }
+            // advance / backup / recover.
+            loop {
+                if cur < items {
+                    // backup: `cur` is the header of the item chosen on this level, whose
+                    // list is exhausted.
+                    self.uncover(cur);
+                    if search.count() == self.entry[level] {
+                        failed_levels += 1;
+                    }
+                    if level == 0 {
+                        break 'forward;
+                    }
+                    level -= 1;
+                    let p = self.choice[level];
+                    // recover
+                    self.uncover_others(p);
+                    cur = self.down(p);
+                    self.choice[level] = cur;
+                    continue;
+                }
+                self.cover_others(cur);
+                if self.active == 0 {
+                    self.solution.clear();
+                    for l in 0..=level {
+                        let o = self.option_of(self.choice[l]);
+                        self.solution.push(o);
+                    }
+                    if !visit(search, &self.solution) {
+                        self.unwind(level + 1);
+                        break 'forward;
+                    }
+                    // recover
+                    self.uncover_others(cur);
+                    cur = self.down(cur);
+                    self.choice[level] = cur;
+                    continue;
+                }
+                level += 1;
+                continue 'forward;
+            }
+        }
+        search.stats.guesses += guesses;
+        search.stats.backtracks += backtracks;
+        search.stats.bump("failed_levels", failed_levels);
+        search.stats.updates = Some(self.updates - start_updates);
+    }
+}

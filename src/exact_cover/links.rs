@@ -1,0 +1,875 @@
+//! The dancing-links data structure: an exact-cover problem as circular doubly linked item
+//! lists in flat arrays, with the `cover` and `uncover` operations that remove and restore
+//! an item and every option that meets it.
+//!
+//! Sources: D. E. Knuth, "Dancing Links", in *Millennial Perspectives in Computer Science*
+//! (2000), arXiv cs/0011047; and Knuth's program DLX1 (the reference implementation of
+//! Algorithm 7.2.2.1X in *The Art of Computer Programming*), whose layout this copies:
+//!
+//! - node `i` for `i < items` is the *header* of item `i`'s list; after them come the option
+//!   nodes, each option's nodes consecutive, with one *spacer* node before the first option,
+//!   between options and after the last. A spacer's `up` is the first node of the option
+//!   before it and its `down` the last node of the option after it, so an option can be walked
+//!   circularly from any of its nodes;
+//! - each node has `up` and `down` (neighbours in its item's list) and `top` (its item; for a
+//!   spacer, a value `>= items` that also encodes the option before it). Option nodes also
+//!   have `right`, the next node of the option, cyclically (the row links of the 2000 paper),
+//!   so that hiding an option needs no test for spacers;
+//! - indices into `Vec`s, no pointer, no allocation after construction: `u16` indices when
+//!   the problem has fewer than 65 536 nodes, with `i8` keys when no item has 31 options or
+//!   more (9x9 and 16x16 Sudoku matrices) or `i16` keys when none has 8192 or more
+//!   (pentominoes); `u32` indices and `i32` keys otherwise (25x25 Sudoku). Smaller nodes and
+//!   keys keep the structure in the first-level cache and make the choice scan shorter; the
+//!   algorithm is the same generic code.
+//!
+//! Two departures from DLX1's representation, neither of which changes any choice or count:
+//!
+//! - DLX1 keeps the active primary items in a doubly linked header list and walks it to
+//!   choose an item. Here each item has a *key*, `len | flags` in one integer: `len` is the
+//!   number of options in the item's list (DLX1's `len`), and the flags mark the item as
+//!   covered (out of the header list) or secondary. Removing an item from the header list
+//!   sets its covered flag; the header list, in its order, is the set of primary items whose
+//!   key has no flag, in index order (unlinking never reorders a linked list). The leftmost
+//!   item of least `len` in the header list is then the first index holding the least key,
+//!   which a branch-free scan over a dense array finds fast.
+//! - Options with no primary item are not linked at all. DLX1 drops them while reading its
+//!   input ("row ignored"), so the two programs see the same matrix.
+//!
+//! `updates` is counted in `cover` exactly as DLX1 counts it: +1 when the item leaves the
+//! header list, +1 for every node removed from another item's list.
+
+use super::ExactCover;
+use std::fmt::Debug;
+
+/// A node index: `u16` or `u32`.
+pub(crate) trait Idx: Copy + Eq + Ord + Debug + Default + Send + Sync + 'static {
+    /// Largest number of nodes this index type can number.
+    const NODES: usize;
+    fn of(v: u32) -> Self;
+    fn get(self) -> u32;
+}
+
+impl Idx for u16 {
+    const NODES: usize = u16::MAX as usize;
+    #[inline(always)]
+    fn of(v: u32) -> Self {
+        v as u16
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        self as u32
+    }
+}
+
+impl Idx for u32 {
+    const NODES: usize = u32::MAX as usize;
+    #[inline(always)]
+    fn of(v: u32) -> Self {
+        v
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        self
+    }
+}
+
+/// An item key, `len | COVERED? | SECONDARY?`: `i8`, `i16` or `i32`.
+pub(crate) trait Key: Copy + Eq + Ord + Debug + Default + Send + Sync + 'static {
+    const COVERED: Self;
+    const SECONDARY: Self;
+    /// Mask of the length part; also the largest length.
+    const LEN: Self;
+    const MAX: Self;
+    const ONE: Self;
+    fn to_usize(self) -> usize;
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn not(self) -> Self;
+    /// [`first_min_portable`] with AVX2 instructions.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn first_min_avx2(keys: &[Self]) -> usize;
+}
+
+macro_rules! key {
+    ($t:ty, $bits:expr, $avx2:ident) => {
+        impl Key for $t {
+            const COVERED: Self = 1 << ($bits - 2);
+            const SECONDARY: Self = 1 << ($bits - 3);
+            const LEN: Self = (1 << ($bits - 3)) - 1;
+            const MAX: Self = <$t>::MAX;
+            const ONE: Self = 1;
+            #[inline(always)]
+            fn to_usize(self) -> usize {
+                self as usize
+            }
+            #[inline(always)]
+            fn add(self, o: Self) -> Self {
+                self.wrapping_add(o)
+            }
+            #[inline(always)]
+            fn sub(self, o: Self) -> Self {
+                self.wrapping_sub(o)
+            }
+            #[inline(always)]
+            fn and(self, o: Self) -> Self {
+                self & o
+            }
+            #[inline(always)]
+            fn or(self, o: Self) -> Self {
+                self | o
+            }
+            #[inline(always)]
+            fn not(self) -> Self {
+                !self
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[inline(always)]
+            unsafe fn first_min_avx2(keys: &[Self]) -> usize {
+                x86::$avx2(keys)
+            }
+        }
+    };
+}
+key!(i8, 8, first_min_i8);
+key!(i16, 16, first_min_i16);
+key!(i32, 32, first_min_i32);
+
+/// One node: neighbours in its item's list, its item, the next node of its option.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+struct Node<I> {
+    up: I,
+    down: I,
+    top: I,
+    /// Next node of the same option, cyclically (unused in headers and spacers).
+    right: I,
+}
+
+/// Reads node `i` without a bounds check.
+///
+/// SAFETY (for every caller in this file): node indices come only from `up`, `down`, `top`
+/// and `right` fields and from item numbers below `items`; construction makes every link
+/// point into `nodes` and every `top` below `items` or a spacer, and `cover`/`uncover` only
+/// copy links between nodes, so every index stays below `nodes.len()`. Checked by
+/// `debug_assert!` in debug builds (all tests run there).
+#[inline(always)]
+fn node<I: Idx>(nodes: &[Node<I>], i: I) -> Node<I> {
+    debug_assert!((i.get() as usize) < nodes.len());
+    unsafe { *nodes.get_unchecked(i.get() as usize) }
+}
+
+#[inline(always)]
+fn node_mut<I: Idx>(nodes: &mut [Node<I>], i: I) -> &mut Node<I> {
+    debug_assert!((i.get() as usize) < nodes.len());
+    unsafe { nodes.get_unchecked_mut(i.get() as usize) }
+}
+
+#[inline(always)]
+fn key_mut<I: Idx, K: Key>(key: &mut [K], i: I) -> &mut K {
+    debug_assert!((i.get() as usize) < key.len());
+    unsafe { key.get_unchecked_mut(i.get() as usize) }
+}
+
+/// The links with one choice of index and key types.
+#[derive(Clone, Debug)]
+pub(crate) struct Core<I, K> {
+    nodes: Vec<Node<I>>,
+    /// Per item: `len | COVERED? | SECONDARY?`.
+    key: Vec<K>,
+    items: u32,
+    primary: u32,
+    /// Primary items still in the header list.
+    pub(crate) active: u32,
+    /// DLX1's `updates` since construction (see the module doc).
+    pub(crate) updates: u64,
+    /// The last item whose list a hide emptied (`u32::MAX`: none yet). A hint only: the
+    /// search checks that its key is still 0 (active, primary, no option) before using it.
+    pub(crate) zeroed: u32,
+    /// Items covered at the root by `select`, in order, for `restore`.
+    root: Vec<u32>,
+    /// Search stack: the option node chosen on each level (`level < primary + 1`).
+    pub(crate) choice: Vec<u32>,
+    /// Search stack: solutions found before each level was entered (for `backtracks`).
+    pub(crate) entry: Vec<u64>,
+    /// Options of the current solution, filled when one is visited.
+    pub(crate) solution: Vec<u32>,
+    /// Whether the CPU has AVX2 (the search then runs as code compiled for it).
+    pub(crate) avx2: bool,
+    /// Keys scanned by `choose`: the primary items, rounded up to whole blocks (the keys
+    /// past the primary items are secondary ones or padding, never least while a primary
+    /// item is active).
+    scan: usize,
+}
+
+/// An exact-cover problem as dancing links, ready to search (see the module doc).
+#[derive(Clone, Debug)]
+pub struct Links {
+    pub(crate) core: AnyCore,
+    /// Sizes of the problem as linked: options with a primary item, and their entries.
+    linked_options: u64,
+    linked_ones: u64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum AnyCore {
+    /// `u16` indices, `i8` keys: every list shorter than 31 (9x9 and 16x16 Sudoku).
+    Tiny(Core<u16, i8>),
+    Small(Core<u16, i16>),
+    Large(Core<u32, i32>),
+}
+
+/// Runs `$body` with `$c` bound to the core, whatever its types.
+macro_rules! with_core {
+    ($links:expr, $c:ident => $body:expr) => {
+        match $links {
+            AnyCore::Tiny($c) => $body,
+            AnyCore::Small($c) => $body,
+            AnyCore::Large($c) => $body,
+        }
+    };
+}
+pub(crate) use with_core;
+
+impl Links {
+    /// Links the items and options of `x` (options with no primary item are left out).
+    pub fn new(x: &ExactCover) -> Self {
+        let mut linked_options = 0u64;
+        let mut linked_ones = 0u64;
+        let mut len = vec![0usize; x.items()];
+        for o in 0..x.options() {
+            if x.has_primary(o) {
+                linked_options += 1;
+                linked_ones += x.option(o).len() as u64;
+                for &i in x.option(o) {
+                    len[i as usize] += 1;
+                }
+            }
+        }
+        // Spacer tops number options up to `x.options()` downwards from the largest index,
+        // and must stay above every item: count all options, linked or not.
+        let numbered = x.items() as u64 + x.options() as u64 + linked_ones + 1;
+        let longest = len.iter().copied().max().unwrap_or(0);
+        let core = if numbered < u16::NODES as u64 && longest < <i8 as Key>::LEN as usize {
+            AnyCore::Tiny(Core::new(x))
+        } else if numbered < u16::NODES as u64 && longest < <i16 as Key>::LEN as usize {
+            AnyCore::Small(Core::new(x))
+        } else {
+            AnyCore::Large(Core::new(x))
+        };
+        Links {
+            core,
+            linked_options,
+            linked_ones,
+        }
+    }
+
+    /// [`Links::new`] forced to the `u16`/`i16` (`large == false`) or the `u32`/`i32`
+    /// representation, so that tests run every representation on small problems.
+    #[cfg(test)]
+    pub(crate) fn new_forced(x: &ExactCover, large: bool) -> Self {
+        let mut links = Self::new(x);
+        links.core = if large {
+            AnyCore::Large(Core::new(x))
+        } else {
+            AnyCore::Small(Core::new(x))
+        };
+        links
+    }
+
+    /// Name of the representation in use: `tiny` (`u16` indices, `i8` keys), `small`
+    /// (`u16`, `i16`) or `large` (`u32`, `i32`).
+    pub fn representation(&self) -> &'static str {
+        match self.core {
+            AnyCore::Tiny(_) => "tiny",
+            AnyCore::Small(_) => "small",
+            AnyCore::Large(_) => "large",
+        }
+    }
+
+    /// Number of items (primary and secondary).
+    pub fn items(&self) -> usize {
+        with_core!(&self.core, c => c.items as usize)
+    }
+
+    pub fn primary_items(&self) -> usize {
+        with_core!(&self.core, c => c.primary as usize)
+    }
+
+    /// Options and ones as linked (options with no primary item are left out).
+    pub fn linked_size(&self) -> (u64, u64) {
+        (self.linked_options, self.linked_ones)
+    }
+
+    /// Whether item `i` is still in the header list (not covered).
+    pub fn is_active(&self, i: usize) -> bool {
+        with_core!(&self.core, c => c.is_active(i))
+    }
+
+    /// Number of options in item `i`'s list now.
+    pub fn len(&self, i: usize) -> usize {
+        with_core!(&self.core, c => c.len(i))
+    }
+
+    /// Size of the problem that remains: items not covered, options still linked, and their
+    /// entries. `cells` says that items `0..cells` are met by every option exactly once (the
+    /// cell items of a Sudoku matrix), so that options are counted from their lists; with
+    /// `None` options are counted by walking the lists of the active primary items, each
+    /// option at its first primary item.
+    pub fn remaining(&self, cells: Option<usize>) -> (u64, u64, u64) {
+        with_core!(&self.core, c => c.remaining(cells))
+    }
+
+    /// Selects an option at the root, before any search: covers each of its items (`option`
+    /// lists them, as [`ExactCover::option`] does). Fails, changing nothing, when one of them
+    /// is already covered (the option clashes with an earlier selection), returning that
+    /// item. Undone by [`Links::restore`].
+    pub fn select(&mut self, option: &[u32]) -> Result<(), u32> {
+        with_core!(&mut self.core, c => c.select(option))
+    }
+
+    /// Undoes every [`Links::select`] since the last restore, in reverse order, so that the
+    /// structure is exactly as built.
+    pub fn restore(&mut self) {
+        with_core!(&mut self.core, c => c.restore())
+    }
+
+    /// Whether the lists and keys are those of `other` (tests: a search leaves no trace).
+    #[cfg(test)]
+    pub(crate) fn same_lists(&self, other: &Links) -> bool {
+        match (&self.core, &other.core) {
+            (AnyCore::Tiny(a), AnyCore::Tiny(b)) => a.same_lists(b),
+            (AnyCore::Small(a), AnyCore::Small(b)) => a.same_lists(b),
+            (AnyCore::Large(a), AnyCore::Large(b)) => a.same_lists(b),
+            _ => false,
+        }
+    }
+
+    /// Checks every list against its key (tests).
+    #[cfg(test)]
+    pub(crate) fn sane(&self) -> bool {
+        with_core!(&self.core, c => c.sane())
+    }
+}
+
+impl<I: Idx, K: Key> Core<I, K> {
+    fn new(x: &ExactCover) -> Self {
+        let items = x.items();
+        let primary = x.primary_items();
+        let mut nodes: Vec<Node<I>> = Vec::with_capacity(items + x.options() + x.ones() + 1);
+        // Padded with MAX to whole blocks: `choose` scans `key[..scan]`.
+        let mut key = vec![K::MAX; items.div_ceil(BLOCK) * BLOCK];
+        for (i, k) in key[..items].iter_mut().enumerate() {
+            *k = K::default();
+            let i = I::of(i as u32);
+            nodes.push(Node {
+                up: i,
+                down: i,
+                top: i,
+                right: i,
+            });
+            if i.get() as usize >= primary {
+                *k = K::SECONDARY;
+            }
+        }
+        // First spacer: `top` = all ones (no option before it).
+        nodes.push(Node {
+            up: I::of(0),
+            down: I::of(0),
+            top: I::of(u32::MAX),
+            right: I::of(0),
+        });
+        let mut spacer_count = 0u32;
+        for o in 0..x.options() {
+            let opt = x.option(o);
+            if !x.has_primary(o) {
+                continue;
+            }
+            let spacer = nodes.len() - 1;
+            let first = nodes.len() as u32;
+            for &i in opt {
+                let p = nodes.len() as u32;
+                let last = nodes[i as usize].up;
+                nodes.push(Node {
+                    up: last,
+                    down: I::of(i),
+                    top: I::of(i),
+                    right: I::of(p + 1),
+                });
+                nodes[last.get() as usize].down = I::of(p);
+                nodes[i as usize].up = I::of(p);
+                key[i as usize] = key[i as usize].add(K::ONE);
+            }
+            let last = nodes.len() - 1;
+            nodes[last].right = I::of(first);
+            nodes[spacer].down = I::of(last as u32);
+            // The spacer after option `o` numbers it: top = all ones - 1 - o, kept >= items
+            // by the size checks of `Links::new` and `ExactCover::add_option`.
+            spacer_count += 1;
+            nodes.push(Node {
+                up: I::of(first),
+                down: I::of(0),
+                top: I::of((I::NODES as u32).wrapping_sub(1).wrapping_sub(o as u32)),
+                right: I::of(0),
+            });
+        }
+        debug_assert!(spacer_count as usize <= x.options());
+        Core {
+            nodes,
+            key,
+            items: items as u32,
+            primary: primary as u32,
+            active: primary as u32,
+            updates: 0,
+            zeroed: u32::MAX,
+            root: Vec::with_capacity(primary),
+            choice: vec![0; primary + 1],
+            entry: vec![0; primary + 1],
+            solution: Vec::with_capacity(primary + 1),
+            avx2: has_avx2(),
+            scan: primary.div_ceil(BLOCK) * BLOCK,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn items(&self) -> u32 {
+        self.items
+    }
+
+    #[inline]
+    fn is_active(&self, i: usize) -> bool {
+        self.key[i].and(K::COVERED) == K::default()
+    }
+
+    #[inline]
+    pub(crate) fn len(&self, i: usize) -> usize {
+        self.key[i].and(K::LEN).to_usize()
+    }
+
+    /// Whether item `zeroed` is an active primary item with no option left (its key is 0).
+    #[inline]
+    pub(crate) fn dead_end(&self) -> bool {
+        self.key.get(self.zeroed as usize) == Some(&K::default())
+    }
+
+    fn remaining(&self, cells: Option<usize>) -> (u64, u64, u64) {
+        // One pass over the keys: active items and the lengths of their lists.
+        let tally = |keys: &[K]| {
+            keys.iter().fold((0u64, 0u64), |(n, len), &k| {
+                let active = (k.and(K::COVERED) == K::default()) as u64;
+                (n + active, len + active * k.and(K::LEN).to_usize() as u64)
+            })
+        };
+        let (items, ones) = tally(&self.key[..self.items as usize]);
+        let options = match cells {
+            Some(c) => tally(&self.key[..c]).1,
+            None => {
+                let mut count = 0;
+                for i in 0..self.primary {
+                    if !self.is_active(i as usize) {
+                        continue;
+                    }
+                    let mut p = self.nodes[i as usize].down.get();
+                    while p != i {
+                        if self.first_primary_of(p) == i {
+                            count += 1;
+                        }
+                        p = self.nodes[p as usize].down.get();
+                    }
+                }
+                count
+            }
+        };
+        (items, options, ones)
+    }
+
+    /// First primary item, in option order, of the option holding node `p`.
+    fn first_primary_of(&self, p: u32) -> u32 {
+        let mut q = p;
+        // Walk left to the spacer before the option, then right.
+        while self.nodes[q as usize - 1].top.get() < self.items {
+            q -= 1;
+        }
+        loop {
+            let t = self.nodes[q as usize].top.get();
+            if t < self.primary {
+                return t;
+            }
+            q += 1;
+        }
+    }
+
+    /// The option (number in the [`ExactCover`]) holding node `p`.
+    #[inline]
+    pub(crate) fn option_of(&self, mut p: u32) -> u32 {
+        while self.nodes[p as usize].top.get() < self.items {
+            p += 1;
+        }
+        (I::NODES as u32)
+            .wrapping_sub(1)
+            .wrapping_sub(self.nodes[p as usize].top.get())
+    }
+
+    /// The leftmost active primary item of least `len` (DLX1's choice), or `None` when every
+    /// primary item is covered. `AVX2`: scan with AVX2 instructions (the caller must have
+    /// checked that the CPU has them).
+    #[inline(always)]
+    pub(crate) fn choose<const AVX2: bool>(&self) -> Option<usize> {
+        let keys = &self.key[..self.scan];
+        #[cfg(target_arch = "x86_64")]
+        let at = if AVX2 {
+            // SAFETY: `AVX2` is set only when the CPU has AVX2 (`Core::avx2`).
+            unsafe { K::first_min_avx2(keys) }
+        } else {
+            first_min_portable(keys)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let at = first_min_portable(keys);
+        if at >= self.primary as usize || keys[at].and(K::COVERED) != K::default() {
+            None
+        } else {
+            Some(at)
+        }
+    }
+
+    /// Node at the top of item `i`'s list (`i` itself when the list is empty).
+    #[inline]
+    pub(crate) fn first(&self, i: u32) -> u32 {
+        node(&self.nodes, I::of(i)).down.get()
+    }
+
+    #[inline]
+    pub(crate) fn down(&self, p: u32) -> u32 {
+        node(&self.nodes, I::of(p)).down.get()
+    }
+
+    #[inline]
+    pub(crate) fn top(&self, p: u32) -> u32 {
+        node(&self.nodes, I::of(p)).top.get()
+    }
+
+    /// Covers item `c`: takes it out of the header list and hides every option in its list
+    /// (removes the option's other nodes from their items' lists). Counts DLX1's updates.
+    #[inline]
+    pub(crate) fn cover(&mut self, c: u32) {
+        let nodes = &mut self.nodes[..];
+        let key = &mut self.key[..];
+        let c = I::of(c);
+        let mut updates = 1;
+        let mut zeroed = self.zeroed;
+        let k = key_mut(key, c);
+        *k = k.or(K::COVERED);
+        if c.get() < self.primary {
+            self.active -= 1;
+        }
+        // `rr`'s own links are read once: hiding its option changes only the lists of the
+        // option's other items, never the list of `c` that `rr` is in.
+        let mut rr = node(nodes, c).down;
+        while rr != c {
+            let Node {
+                down: next, right, ..
+            } = node(nodes, rr);
+            let mut nn = right;
+            while nn != rr {
+                let Node {
+                    up,
+                    down,
+                    top,
+                    right,
+                } = node(nodes, nn);
+                node_mut(nodes, up).down = down;
+                node_mut(nodes, down).up = up;
+                let k = key_mut(key, top);
+                *k = k.sub(K::ONE);
+                // A key of 0 is an active primary item left with no option.
+                zeroed = if *k == K::default() {
+                    top.get()
+                } else {
+                    zeroed
+                };
+                updates += 1;
+                nn = right;
+            }
+            rr = next;
+        }
+        self.updates += updates;
+        self.zeroed = zeroed;
+    }
+
+    /// Undoes `cover(c)`; must be called in the exact reverse order of the covers.
+    #[inline]
+    pub(crate) fn uncover(&mut self, c: u32) {
+        let nodes = &mut self.nodes[..];
+        let key = &mut self.key[..];
+        let c = I::of(c);
+        let mut rr = node(nodes, c).down;
+        while rr != c {
+            let Node {
+                down: next, right, ..
+            } = node(nodes, rr);
+            let mut nn = right;
+            while nn != rr {
+                let Node {
+                    up,
+                    down,
+                    top,
+                    right,
+                } = node(nodes, nn);
+                node_mut(nodes, up).down = nn;
+                node_mut(nodes, down).up = nn;
+                let k = key_mut(key, top);
+                *k = k.add(K::ONE);
+                nn = right;
+            }
+            rr = next;
+        }
+        let k = key_mut(key, c);
+        *k = k.and(K::COVERED.not());
+        if c.get() < self.primary {
+            self.active += 1;
+        }
+    }
+
+    /// Covers the items of the option holding node `p` other than `p`'s own, going right
+    /// (DLX1's "cover all other items of `cur_node`").
+    #[inline]
+    pub(crate) fn cover_others(&mut self, p: u32) {
+        let mut q = node(&self.nodes, I::of(p)).right.get();
+        while q != p {
+            let Node { top, right, .. } = node(&self.nodes, I::of(q));
+            self.cover(top.get());
+            q = right.get();
+        }
+    }
+
+    /// Undoes `cover_others(p)`, going left (through the spacer before the option).
+    #[inline]
+    pub(crate) fn uncover_others(&mut self, p: u32) {
+        let mut q = p - 1;
+        while q != p {
+            let Node { down, top, .. } = node(&self.nodes, I::of(q));
+            if top.get() >= self.items {
+                q = down.get();
+            } else {
+                self.uncover(top.get());
+                q -= 1;
+            }
+        }
+    }
+
+    fn select(&mut self, option: &[u32]) -> Result<(), u32> {
+        if let Some(&i) = option.iter().find(|&&i| !self.is_active(i as usize)) {
+            return Err(i);
+        }
+        for &i in option {
+            self.cover(i);
+            self.root.push(i);
+        }
+        Ok(())
+    }
+
+    fn restore(&mut self) {
+        while let Some(i) = self.root.pop() {
+            self.uncover(i);
+        }
+    }
+
+    /// Undoes the covers of search levels `0..levels` (each: the chosen item, then the other
+    /// items of the chosen option), deepest first. Used when a search stops early.
+    pub(crate) fn unwind(&mut self, levels: usize) {
+        for l in (0..levels).rev() {
+            let p = self.choice[l];
+            self.uncover_others(p);
+            let c = self.top(p);
+            self.uncover(c);
+        }
+    }
+
+    #[cfg(test)]
+    fn same_lists(&self, other: &Self) -> bool {
+        self.nodes == other.nodes && self.key == other.key && self.active == other.active
+    }
+
+    #[cfg(test)]
+    fn sane(&self) -> bool {
+        for i in 0..self.items as usize {
+            let mut k = 0;
+            let mut q = i as u32;
+            let mut p = self.nodes[i].down.get();
+            while p != i as u32 {
+                let n = self.nodes[p as usize];
+                if n.up.get() != q || n.top.get() != i as u32 {
+                    return false;
+                }
+                k += 1;
+                q = p;
+                p = n.down.get();
+            }
+            if self.nodes[i].up.get() != q || k != self.len(i) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Keys are scanned in blocks of this many; the key array is padded with `MAX` to a whole
+/// number of blocks past the primary items.
+const BLOCK: usize = 32;
+
+/// Index of the first least element of `keys`, whose length is a multiple of [`BLOCK`]: a
+/// vectorisable minimum, then a vectorisable comparison block by block into a bit mask.
+#[inline(always)]
+fn first_min_portable<K: Key>(keys: &[K]) -> usize {
+    let min = keys.iter().fold(K::MAX, |m, &k| m.min(k));
+    for (b, block) in keys.chunks_exact(BLOCK).enumerate() {
+        let mut mask = 0u32;
+        for (j, &k) in block.iter().enumerate() {
+            mask |= ((k == min) as u32) << j;
+        }
+        if mask != 0 {
+            return b * BLOCK + mask.trailing_zeros() as usize;
+        }
+    }
+    keys.len()
+}
+
+/// Whether the CPU has AVX2.
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// AVX2 versions of [`first_min_portable`] (same answer): keys are non-negative, the slice
+/// length a multiple of [`BLOCK`].
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    /// # Safety
+    /// The CPU must have AVX2; `keys.len()` must be a multiple of 32.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn first_min_i8(keys: &[i8]) -> usize {
+        let n = keys.len();
+        debug_assert!(n % 32 == 0);
+        let p = keys.as_ptr() as *const __m256i;
+        let mut m = _mm256_set1_epi8(i8::MAX);
+        for b in 0..n / 32 {
+            m = _mm256_min_epi8(m, _mm256_loadu_si256(p.add(b)));
+        }
+        let m = _mm_min_epi8(_mm256_castsi256_si128(m), _mm256_extracti128_si256::<1>(m));
+        // Keys are >= 0: widen the 16 bytes to 16-bit lanes and take the unsigned minimum.
+        let m = _mm_min_epu16(
+            _mm_cvtepu8_epi16(m),
+            _mm_cvtepu8_epi16(_mm_srli_si128::<8>(m)),
+        );
+        let min = _mm_extract_epi16::<0>(_mm_minpos_epu16(m)) as i8;
+        let v = _mm256_set1_epi8(min);
+        for b in 0..n / 32 {
+            let eq = _mm256_cmpeq_epi8(v, _mm256_loadu_si256(p.add(b)));
+            let mask = _mm256_movemask_epi8(eq) as u32;
+            if mask != 0 {
+                return b * 32 + mask.trailing_zeros() as usize;
+            }
+        }
+        n
+    }
+
+    /// # Safety
+    /// The CPU must have AVX2; `keys.len()` must be a multiple of 16.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn first_min_i16(keys: &[i16]) -> usize {
+        let n = keys.len();
+        debug_assert!(n % 16 == 0);
+        let p = keys.as_ptr() as *const __m256i;
+        let mut m = _mm256_set1_epi16(i16::MAX);
+        for b in 0..n / 16 {
+            m = _mm256_min_epi16(m, _mm256_loadu_si256(p.add(b)));
+        }
+        let m = _mm_min_epi16(_mm256_castsi256_si128(m), _mm256_extracti128_si256::<1>(m));
+        // Keys are >= 0, so the unsigned minimum is the signed one.
+        let min = _mm_extract_epi16::<0>(_mm_minpos_epu16(m)) as i16;
+        let v = _mm256_set1_epi16(min);
+        for b in 0..n / 16 {
+            let eq = _mm256_cmpeq_epi16(v, _mm256_loadu_si256(p.add(b)));
+            let mask = _mm256_movemask_epi8(eq) as u32;
+            if mask != 0 {
+                return b * 16 + (mask.trailing_zeros() / 2) as usize;
+            }
+        }
+        n
+    }
+
+    /// # Safety
+    /// The CPU must have AVX2; `keys.len()` must be a multiple of 8.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn first_min_i32(keys: &[i32]) -> usize {
+        let n = keys.len();
+        debug_assert!(n % 8 == 0);
+        let p = keys.as_ptr() as *const __m256i;
+        let mut m = _mm256_set1_epi32(i32::MAX);
+        for b in 0..n / 8 {
+            m = _mm256_min_epi32(m, _mm256_loadu_si256(p.add(b)));
+        }
+        let m = _mm_min_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256::<1>(m));
+        let m = _mm_min_epi32(m, _mm_shuffle_epi32::<0b01_00_11_10>(m));
+        let m = _mm_min_epi32(m, _mm_shuffle_epi32::<0b10_11_00_01>(m));
+        let v = _mm256_set1_epi32(_mm_cvtsi128_si32(m));
+        for b in 0..n / 8 {
+            let eq = _mm256_cmpeq_epi32(v, _mm256_loadu_si256(p.add(b)));
+            let mask = _mm256_movemask_epi8(eq) as u32;
+            if mask != 0 {
+                return b * 8 + (mask.trailing_zeros() / 4) as usize;
+            }
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn first_min_agrees_with_a_plain_scan() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..2000 {
+            let n = BLOCK * rng.gen_range(0..5);
+            let hi = rng.gen_range(1..40);
+            let k16: Vec<i16> = (0..n).map(|_| rng.gen_range(0..hi)).collect();
+            let k8: Vec<i8> = k16.iter().map(|&k| k as i8).collect();
+            let k32: Vec<i32> = k16.iter().map(|&k| k as i32 * 70_000).collect();
+            let want = k16
+                .iter()
+                .enumerate()
+                .min_by_key(|&(i, &k)| (k, i))
+                .map_or(n, |(i, _)| i);
+            assert_eq!(first_min_portable(&k16), want);
+            assert_eq!(first_min_portable(&k8), want);
+            assert_eq!(first_min_portable(&k32), want);
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2() {
+                // SAFETY: checked just above.
+                unsafe {
+                    assert_eq!(i8::first_min_avx2(&k8), want);
+                    assert_eq!(i16::first_min_avx2(&k16), want);
+                    assert_eq!(i32::first_min_avx2(&k32), want);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! Exact cover: the problem ([`ExactCover`]), Knuth's DLX1 text format ([`read_dlx1`],
+//! [`write_dlx1`]), the reduction of a Sudoku-family puzzle over its houses
+//! ([`SudokuCover`]), polyomino packing ([`polyomino`]), and Algorithm X with dancing links
+//! ([`Links`], [`solve_exact_cover`]; the `dlx` engine in [`crate::engines::dlx`]).
+//!
+//! Sources: D. E. Knuth, "Dancing Links" (2000), arXiv cs/0011047; Knuth's program DLX1 and
+//! *The Art of Computer Programming* 7.2.2.1. Each file cites what it follows.
+
+pub mod algorithm_x;
+pub mod dlx1_format;
+pub mod links;
+pub mod polyomino;
+pub mod problem;
+pub mod solve;
+pub mod sudoku;
+
+pub use dlx1_format::{read_dlx1, to_dlx1, write_dlx1, Dlx1Error, Dlx1ErrorKind};
+pub use links::Links;
+pub use problem::{CoverError, ExactCover};
+pub use solve::{solve_exact_cover, CoverOutcome};
+pub use sudoku::{decode_named, item_names, side_from_names, SudokuCover};
+
+#[cfg(test)]
+pub(crate) mod tests;

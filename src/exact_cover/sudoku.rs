@@ -1,0 +1,256 @@
+//! The reduction of a Sudoku-family puzzle to exact cover, written over the houses of its
+//! geometry, so that classic, jigsaw and X variants are the same code.
+//!
+//! Source: D. E. Knuth, *The Art of Computer Programming* 7.2.2.1 (the sudoku example, items
+//! `pij`, `rik`, `cjk`, `bxk`), and "Dancing Links" (2000); the house-based form is the one of
+//! this project's DESIGN notes.
+//!
+//! - items, all primary: one per cell (`p<r>,<c>`: the cell holds a digit), then one per
+//!   house and digit (the house holds the digit), house by house in the geometry's order,
+//!   digits `1..=N`: rows `r<i>#<d>`, columns `c<j>#<d>`, boxes `b<k>#<d>`, jigsaw regions
+//!   `j<k>#<d>`, main diagonal `d1#<d>`, anti-diagonal `d2#<d>` (every number 1-based);
+//! - options: one per cell and digit, cells row-major, digits `1..=N`, each holding the
+//!   cell's item then the (house, digit) items of the cell's houses in house order.
+//!
+//! For an `N x N` grid with rows, columns and boxes: `4N^2` items, `N^3` options of 4 items,
+//! `4N^3` ones (9x9: 324 / 729 / 2916). X-sudoku adds `2N` items and `2N^2` ones.
+//!
+//! A puzzle's own matrix ([`SudokuCover::for_puzzle`]) is the full matrix with the givens
+//! selected and eliminated: the items they cover and every option meeting those items are
+//! dropped, so it is exactly the problem the `dlx` engine searches after covering the givens
+//! at the root (same items, options, order, hence the same nodes and updates). An item
+//! covered by two givens (a clash) is kept, with no option left, so the matrix has no
+//! solution.
+
+use super::ExactCover;
+use crate::puzzle::{Geometry, Grid, HouseKind, Puzzle};
+
+/// An exact-cover matrix of a Sudoku-family grid, with the (cell, digit) of every option.
+#[derive(Clone, Debug)]
+pub struct SudokuCover {
+    cover: ExactCover,
+    n: usize,
+    /// Cell and digit of each option.
+    placements: Vec<(u32, u16)>,
+    /// Givens eliminated from the matrix (all 0 for the full matrix).
+    givens: Grid,
+}
+
+/// Name of the item "house `h` holds digit `d`".
+pub fn house_item_name(kind: HouseKind, d: usize) -> String {
+    match kind {
+        HouseKind::Row(i) => format!("r{}#{d}", i + 1),
+        HouseKind::Column(i) => format!("c{}#{d}", i + 1),
+        HouseKind::Box(i) => format!("b{}#{d}", i + 1),
+        HouseKind::Region(i) => format!("j{}#{d}", i + 1),
+        HouseKind::Diagonal => format!("d1#{d}"),
+        HouseKind::AntiDiagonal => format!("d2#{d}"),
+    }
+}
+
+/// Name of the item "cell `cell` holds a digit".
+pub fn cell_item_name(n: usize, cell: usize) -> String {
+    format!("p{},{}", cell / n + 1, cell % n + 1)
+}
+
+/// Names of all items of the full matrix of `g`, in item order.
+pub fn item_names(g: &Geometry) -> Vec<String> {
+    let n = g.n();
+    let mut names = Vec::with_capacity(g.cells() + g.house_count() * n);
+    names.extend((0..g.cells()).map(|c| cell_item_name(n, c)));
+    for h in 0..g.house_count() {
+        let kind = g.house_kind(h);
+        names.extend((1..=n).map(|d| house_item_name(kind, d)));
+    }
+    names
+}
+
+impl SudokuCover {
+    /// The full matrix of a geometry: every (cell, digit) is an option. Option `cell * N +
+    /// digit - 1` places `digit` in `cell`.
+    pub fn full(g: &Geometry) -> Self {
+        let n = g.n();
+        let names = item_names(g);
+        let primary = names.len();
+        let mut cover = ExactCover::from_names(names, primary);
+        let cells = g.cells();
+        let mut placements = Vec::with_capacity(cells * n);
+        let mut option = Vec::with_capacity(6);
+        for cell in 0..cells {
+            for d in 1..=n {
+                option.clear();
+                option.push(cell as u32);
+                option.extend(
+                    g.houses_of(cell)
+                        .iter()
+                        .map(|&h| (cells + h as usize * n + d - 1) as u32),
+                );
+                cover
+                    .add_option(option.iter().copied())
+                    .expect("items of a house matrix are distinct");
+                placements.push((cell as u32, d as u16));
+            }
+        }
+        SudokuCover {
+            cover,
+            n,
+            placements,
+            givens: vec![0; cells],
+        }
+    }
+
+    /// The matrix of a puzzle: the full matrix with the givens eliminated (see the module
+    /// doc). Clashing givens leave an item with no option.
+    pub fn for_puzzle(p: &Puzzle) -> Self {
+        let g = p.geometry();
+        let full = Self::full(g);
+        let x = &full.cover;
+        let n = g.n();
+        // covered[i] = how many givens cover item i.
+        let mut covered = vec![0u32; x.items()];
+        for (cell, &d) in p.givens().iter().enumerate() {
+            if d != 0 {
+                for &i in x.option(cell * n + d as usize - 1) {
+                    covered[i as usize] += 1;
+                }
+            }
+        }
+        let mut new_index = vec![u32::MAX; x.items()];
+        let mut names = Vec::new();
+        for (i, &c) in covered.iter().enumerate() {
+            if c != 1 {
+                new_index[i] = names.len() as u32;
+                names.push(x.name(i).to_string());
+            }
+        }
+        let primary = names.len();
+        let mut cover = ExactCover::from_names(names, primary);
+        let mut placements = Vec::new();
+        for (o, items) in x.all_options().enumerate() {
+            if items.iter().all(|&i| covered[i as usize] == 0) {
+                cover
+                    .add_option(items.iter().map(|&i| new_index[i as usize]))
+                    .expect("kept items are distinct");
+                placements.push(full.placements[o]);
+            }
+        }
+        SudokuCover {
+            cover,
+            n,
+            placements,
+            givens: p.givens().to_vec(),
+        }
+    }
+
+    /// The exact-cover problem.
+    pub fn cover(&self) -> &ExactCover {
+        &self.cover
+    }
+
+    pub fn into_cover(self) -> ExactCover {
+        self.cover
+    }
+
+    /// Side of the grid.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Cell and digit placed by option `o`.
+    #[inline]
+    pub fn placement(&self, o: usize) -> (usize, u16) {
+        let (c, d) = self.placements[o];
+        (c as usize, d)
+    }
+
+    /// The grid of a solution: the givens eliminated from the matrix, plus the placement of
+    /// every chosen option. Any unknown option number is ignored.
+    pub fn grid(&self, options: &[usize]) -> Grid {
+        let mut grid = self.givens.clone();
+        for &o in options {
+            if let Some(&(c, d)) = self.placements.get(o) {
+                grid[c as usize] = d;
+            }
+        }
+        grid
+    }
+}
+
+/// Side `N` of the grid whose matrix `x` is, judged by its item names: the largest row,
+/// column, box or region number and digit named by `p<r>,<c>`, `r<i>#<d>`, `c<j>#<d>`,
+/// `b<k>#<d>`, `j<k>#<d>`, `d1#<d>`, `d2#<d>` (`None` when no name follows that grammar). For
+/// a matrix read back from a DLX1 file, before [`decode_named`]. A puzzle's eliminated matrix
+/// can in principle have lost every item naming `N` (when givens settle all of them); prefer
+/// the side the caller knows when it knows it.
+pub fn side_from_names(x: &ExactCover) -> Option<usize> {
+    fn number(s: &str) -> Option<usize> {
+        s.parse().ok()
+    }
+    x.names()
+        .iter()
+        .filter_map(|name| {
+            if let Some((r, c)) = name.strip_prefix('p')?.split_once(',') {
+                return Some(number(r)?.max(number(c)?));
+            }
+            None
+        })
+        .chain(x.names().iter().filter_map(|name| {
+            let (house, d) = name.split_once('#')?;
+            let d = number(d)?;
+            match house.split_at_checked(1)? {
+                ("r" | "c" | "b" | "j", k) => Some(number(k)?.max(d)),
+                ("d", "1" | "2") => Some(d),
+                _ => None,
+            }
+        }))
+        .max()
+}
+
+/// Reads the placements of a solution of a matrix written by this module (read back from a
+/// file, so known only by its item names): each option must name one cell item `p<r>,<c>` and
+/// at least one (house, digit) item `...#<d>`, with `r`, `c`, `d` in `1..=n`. Returns the
+/// (cell, digit) of every option, in order; the givens of an eliminated matrix are not in it.
+pub fn decode_named(
+    x: &ExactCover,
+    n: usize,
+    options: &[usize],
+) -> Result<Vec<(usize, u16)>, String> {
+    let mut out = Vec::with_capacity(options.len());
+    for &o in options {
+        if o >= x.options() {
+            return Err(format!("option {o} does not exist"));
+        }
+        let mut cell = None;
+        let mut digit = None;
+        for &i in x.option(o) {
+            let name = x.name(i as usize);
+            if let Some(rc) = name.strip_prefix('p') {
+                if let Some((r, c)) = rc.split_once(',') {
+                    if let (Ok(r), Ok(c)) = (r.parse::<usize>(), c.parse::<usize>()) {
+                        if (1..=n).contains(&r) && (1..=n).contains(&c) {
+                            cell = Some((r - 1) * n + c - 1);
+                        }
+                    }
+                }
+            } else if let Some((_, d)) = name.rsplit_once('#') {
+                if let Ok(d) = d.parse::<usize>() {
+                    if (1..=n).contains(&d) {
+                        digit = Some(d as u16);
+                    }
+                }
+            }
+        }
+        match (cell, digit) {
+            (Some(c), Some(d)) => out.push((c, d)),
+            _ => {
+                let names: Vec<_> = x.option(o).iter().map(|&i| x.name(i as usize)).collect();
+                return Err(format!(
+                    "option {} ({}) names no cell p<r>,<c> and digit #<d> of a {n}x{n} grid",
+                    o + 1,
+                    names.join(" ")
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
