@@ -185,3 +185,114 @@ fn a_model_that_does_not_satisfy_the_formula_is_rejected() {
         String::from_utf8_lossy(&d.stderr)
     );
 }
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// `sudolab stats` prints the published sizes (Lynce & Ouaknine; the AMO variants; Knuth).
+#[test]
+fn stats_reproduce_the_published_sizes() {
+    let o = sudolab(&["stats"]);
+    assert!(o.status.success());
+    let t = text(&o);
+    for row in [
+        "cnf,minimal,pairwise,false,729,8829,",
+        "cnf,efficient,pairwise,false,729,11745,",
+        "cnf,extended,pairwise,false,729,11988,26244,",
+        "cnf,extended,sequential,false,3321,7776,",
+        "cnf,extended,binary,false,2025,11988,",
+        "cnf,extended,product,false,2673,8100,",
+        "cnf,extended,commander,false,1701,8100,",
+        "exact-cover,,,,,,,324,729,2916",
+    ] {
+        assert!(t.contains(row), "missing {row} in\n{t}");
+    }
+    let d = text(&sudolab(&["stats", "--dedup", "--amos", "pairwise"]));
+    assert!(d.contains("minimal,pairwise,true,729,7371,"));
+    assert!(d.contains("extended,pairwise,true,729,10530,"));
+    for (n, minimal, extended) in [(4, 304, 448), (16, 92416, 123904), (25, 563125, 752500)] {
+        let t = text(&sudolab(&[
+            "stats",
+            "--size",
+            &n.to_string(),
+            "--amos",
+            "pairwise",
+        ]));
+        assert!(
+            t.contains(&format!("minimal,pairwise,false,{},{minimal},", n * n * n)),
+            "{t}"
+        );
+        assert!(
+            t.contains(&format!(
+                "extended,pairwise,false,{},{extended},",
+                n * n * n
+            )),
+            "{t}"
+        );
+    }
+    let x = text(&sudolab(&["stats", "--diagonals", "--amos", "pairwise"]));
+    assert!(
+        x.contains(&format!("exact-cover,,,,,,,{},729,", 324 + 18)),
+        "{x}"
+    );
+}
+
+/// `encode --to dlx` writes Knuth's format; `sudolab dlx` solves it to the engines' grid.
+#[test]
+fn exact_cover_export_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = data("norvig-top95.txt");
+    let expected = solutions(&file);
+    for k in [1usize, 2, 3] {
+        let path = dir.path().join(format!("p{k}.dlx"));
+        let o = sudolab(&[
+            "encode",
+            "--to",
+            "dlx",
+            file.to_str().unwrap(),
+            "--index",
+            &k.to_string(),
+            "-o",
+            path.to_str().unwrap(),
+        ]);
+        assert!(o.status.success());
+        let d = sudolab(&["dlx", path.to_str().unwrap()]);
+        assert!(d.status.success(), "{}", String::from_utf8_lossy(&d.stderr));
+        let t = text(&d);
+        assert!(t.contains(": unique, 1 solution;"), "{t}");
+        let grid_line = t.lines().find(|l| l.contains("grid (givens")).unwrap();
+        let grid = grid_line.rsplit(' ').next().unwrap();
+        // The decoded grid holds the non-given cells; it must agree with the solution there.
+        for (g, e) in grid.chars().zip(expected[k - 1].chars()) {
+            assert!(g == '.' || g == e, "{grid} vs {}", expected[k - 1]);
+        }
+    }
+    let bad = dir.path().join("bad.dlx");
+    std::fs::write(&bad, "a b\na c\n").unwrap();
+    let o = sudolab(&["dlx", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(":2:3:"));
+}
+
+/// `verify` runs every engine and reduction variant and finds them in agreement; a wrong
+/// answer would make it exit 1 (checked on the library's comparison in `src/verify.rs`).
+#[test]
+fn verify_agrees_on_every_variant() {
+    let o = sudolab(&["verify", data("pe96.txt").to_str().unwrap()]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("agreed on 50 of 50 puzzle(s); 0 disagreement(s)"),
+        "{t}"
+    );
+    let o = sudolab(&[
+        "verify",
+        data("examples/jigsaw-9x9.txt").to_str().unwrap(),
+        "--format",
+        "jigsaw",
+        "--engines",
+        "human,binary,dlx,sat:encoding=minimal,amo=sequential,sat:encoding=optimized,backend=batsat",
+    ]);
+    assert!(text(&o).contains("agreed on 3 of 3"), "{}", text(&o));
+}

@@ -46,6 +46,8 @@ enum Command {
     /// Read a SAT solver's model for a CNF written by `encode` and print the grid (exit 1 if
     /// the model does not satisfy the formula or does not decode to a solution).
     Decode(reduce::DecodeArgs),
+    /// Solve any exact-cover problem written in Knuth's dlx1 format with the DLX engine.
+    Dlx(reduce::DlxArgs),
     /// Run every engine and reduction variant on each puzzle and check they all agree
     /// (exit 1 on any disagreement).
     Verify(verify::VerifyArgs),
@@ -79,6 +81,7 @@ pub fn main() -> ExitCode {
         Command::Encode(args) => reduce::encode(args),
         Command::Stats(args) => reduce::stats(args),
         Command::Decode(args) => reduce::decode(args),
+        Command::Dlx(args) => reduce::dlx(args),
     };
     match result {
         Ok(code) => code,

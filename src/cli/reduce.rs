@@ -6,6 +6,9 @@ use crate::cnf::{
     self, decode_checked, read_dimacs, read_model, size_stats, Amo, CnfEncoding, CnfOptions,
     GivensMode, SolverAnswer,
 };
+use crate::exact_cover::{
+    decode_named, read_dlx1, side_from_names, solve_exact_cover, write_dlx1, SudokuCover,
+};
 use crate::puzzle::{default_box, write_grid, Geometry, OutputFormat, Puzzle};
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, ValueEnum};
@@ -144,8 +147,111 @@ pub fn encode(args: EncodeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_exact_cover(_puzzle: &Puzzle, _out: &mut dyn Write) -> anyhow::Result<()> {
-    bail!("--to dlx is not available yet")
+/// Knuth's dlx1 format of the puzzle's exact-cover matrix (the givens' options removed and
+/// their items covered), with the puzzle and the item naming in `|` comments.
+fn write_exact_cover(puzzle: &Puzzle, out: &mut dyn Write) -> anyhow::Result<()> {
+    let m = SudokuCover::for_puzzle(puzzle);
+    let line = crate::puzzle::write_puzzle(puzzle, OutputFormat::Line, None);
+    let g = puzzle.geometry();
+    let comments = [
+        "sudolab exact cover (Knuth's dlx1 format)".to_string(),
+        format!("puzzle {line}"),
+        format!(
+            "geometry {} {} diagonals {}",
+            g.n(),
+            g.box_shape()
+                .map(|(r, c)| format!("box {r}x{c}"))
+                .unwrap_or_else(|| "jigsaw".into()),
+            if g.has_diagonals() { "yes" } else { "no" }
+        ),
+        "items: p<row>,<col> = cell filled; r<row>#<d>, c<col>#<d>, b<box>#<d>, j<region>#<d>, \
+         d1#<d>, d2#<d> = digit d placed in that house (1-based); the givens' items are covered"
+            .to_string(),
+        "option <cell> <houses...> = place a digit in a cell".to_string(),
+    ];
+    let refs: Vec<&str> = comments.iter().map(String::as_str).collect();
+    write_dlx1(m.cover(), &refs, out)?;
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct DlxArgs {
+    /// An exact-cover problem in Knuth's dlx1 format (`-` = standard input).
+    pub file: String,
+
+    /// Stop after K solutions (0 = all).
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    pub max_solutions: u64,
+
+    /// Stop after N search nodes (status node-limit).
+    #[arg(long, value_name = "N")]
+    pub node_limit: Option<u64>,
+
+    /// Stop after SECS seconds (status time-limit).
+    #[arg(long, value_name = "SECS", value_parser = super::solve::parse_seconds)]
+    pub time_limit: Option<std::time::Duration>,
+
+    /// Print at most this many solutions, as lists of options (0 = none).
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    pub print: usize,
+}
+
+/// `sudolab dlx`: any exact-cover problem written in dlx1 format, solved by the DLX engine.
+pub fn dlx(args: DlxArgs) -> anyhow::Result<ExitCode> {
+    let (name, text) = if args.file == "-" {
+        let mut t = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut t)?;
+        ("<stdin>".to_string(), t)
+    } else {
+        let t = std::fs::read_to_string(&args.file)
+            .with_context(|| format!("{}:0:0: cannot read", args.file))?;
+        (args.file.clone(), t)
+    };
+    let x = read_dlx1(&text).map_err(|e| anyhow!("{name}:{}:{}: {}", e.line, e.column, e.kind))?;
+    let limits = crate::engines::Limits {
+        max_solutions: args.max_solutions,
+        node_limit: args.node_limit,
+        time_limit: args.time_limit,
+        keep_solutions: args.print,
+        ..crate::engines::Limits::default()
+    };
+    let o = solve_exact_cover(&x, &limits);
+    let mut out = std::io::stdout().lock();
+    let side = side_from_names(&x);
+    for (i, sol) in o.solutions.iter().enumerate() {
+        writeln!(out, "solution {}:", i + 1)?;
+        for &opt in sol {
+            writeln!(out, "  {}", x.option_text(opt))?;
+        }
+        if let Some(n) = side {
+            if let Ok(cells) = decode_named(&x, n, sol) {
+                let mut grid = vec![0u16; n * n];
+                for (c, d) in cells {
+                    grid[c] = d;
+                }
+                writeln!(
+                    out,
+                    "  grid (givens of the puzzle not shown): {}",
+                    write_grid(&grid, &Geometry::square(n)?, OutputFormat::Line, None)
+                )?;
+            }
+        }
+    }
+    writeln!(
+        out,
+        "{name}: {}, {} solution{}; items {} (primary {}), options {}, ones {}; nodes {}, updates {}; {:.6} s",
+        o.status,
+        o.count,
+        if o.count == 1 { "" } else { "s" },
+        x.items(),
+        x.primary_items(),
+        x.options(),
+        x.ones(),
+        o.stats.nodes,
+        o.stats.updates.unwrap_or(0),
+        o.solve.as_secs_f64()
+    )?;
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Args, Debug)]
@@ -213,8 +319,20 @@ pub fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
             .collect()
     };
     let mut out = std::io::stdout().lock();
-    writeln!(out, "puzzle,encoding,amo,dedup,vars,clauses,literals")?;
+    writeln!(
+        out,
+        "puzzle,reduction,encoding,amo,dedup,vars,clauses,literals,items,options,ones"
+    )?;
     for (name, p) in &puzzles {
+        let m = SudokuCover::for_puzzle(p);
+        let x = m.cover();
+        writeln!(
+            out,
+            "{name},exact-cover,,,,,,,{},{},{}",
+            x.items(),
+            x.options(),
+            x.ones()
+        )?;
         for &e in &encodings {
             for amo in &amos {
                 let opts = CnfOptions {
@@ -226,7 +344,7 @@ pub fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
                 let s = size_stats(p, &opts);
                 writeln!(
                     out,
-                    "{name},{},{},{},{},{},{}",
+                    "{name},cnf,{},{},{},{},{},{},,,",
                     e.as_str(),
                     amo.as_str(),
                     args.dedup,

@@ -51,8 +51,17 @@ pub struct Dlx1Error {
 
 impl fmt::Display for Dlx1Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: ", self.line, self.column)?;
-        match &self.kind {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.kind
+        )
+    }
+}
+
+impl fmt::Display for Dlx1ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Dlx1ErrorKind::NoItems => write!(f, "no line lists the items"),
             Dlx1ErrorKind::BadName(s) => write!(f, "item name {s:?} holds `|` or `:`"),
             Dlx1ErrorKind::DuplicateItem(s) => write!(f, "item {s:?} is listed twice"),
