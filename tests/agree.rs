@@ -8,8 +8,14 @@ mod common;
 use common::{geometry, puzzle_from, rng};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-use sudolab::engines::{self, EngineOptions, Limits, Status, ENGINES};
+use sudolab::engines::{self, EngineSpec, Limits, Status};
 use sudolab::puzzle::Puzzle;
+
+/// Every engine with every variant: the classic engines, bnb's orders, every CNF encoding x
+/// AMO x embedded backend (and assumptions, dedup), and DLX.
+fn configurations() -> Vec<EngineSpec> {
+    engines::all_configurations()
+}
 
 /// Solutions counted up to this cap (4x4 grids are counted completely: at most 288).
 fn cap(n: usize) -> u64 {
@@ -30,20 +36,20 @@ fn agree(p: &Puzzle) -> (Status, u64, bool) {
         max_live: Some(300_000),
         ..Limits::default()
     };
-    let mut answers: BTreeMap<&str, (Status, u64, Vec<Vec<u16>>)> = BTreeMap::new();
-    for info in ENGINES {
-        let mut e = (info.make)(&EngineOptions::new()).unwrap();
+    let mut answers: BTreeMap<String, (Status, u64, Vec<Vec<u16>>)> = BTreeMap::new();
+    for spec in configurations() {
+        let mut e = spec.make().unwrap();
         let o = engines::run(e.as_mut(), p, &limits);
-        assert_ne!(o.status, Status::Error, "{}: {:?}", info.name, o.note);
-        assert_ne!(o.status, Status::Unsupported, "{}: {:?}", info.name, o.note);
+        let name = spec.to_string();
+        assert_ne!(o.status, Status::Error, "{name}: {:?}", o.note);
+        assert_ne!(o.status, Status::Unsupported, "{name}: {:?}", o.note);
         if o.status.is_limit() {
             // Breadth-first search on a sparse 6x6 or 9x9 grid may exhaust its live-node budget
             // (the queue holds a whole level of the tree): that is the method, reported
             // honestly. Nothing else may hit a limit here.
             assert!(
-                info.name == "bnb" && n >= 6 && o.status == Status::MemoryLimit,
-                "{} hit {} on {:?}",
-                info.name,
+                spec.name == "bnb" && n >= 6 && o.status == Status::MemoryLimit,
+                "{name} hit {} on {:?}",
                 o.status,
                 p.givens()
             );
@@ -51,7 +57,7 @@ fn agree(p: &Puzzle) -> (Status, u64, bool) {
         }
         let mut sols = o.solutions.clone();
         sols.sort();
-        answers.insert(info.name, (o.status, o.count, sols));
+        answers.insert(name, (o.status, o.count, sols));
     }
     let (first, (status, count, sols)) = answers.iter().next().unwrap();
     let exhausted = limits.max_solutions == 0 || *count < limits.max_solutions;
