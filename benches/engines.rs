@@ -2,15 +2,17 @@
 //! find a solution and prove it unique).
 //!
 //! `cargo bench --bench engines` runs everything; `cargo bench --bench engines -- royle` only
-//! the 17-clue throughput of the fast engines. Criterion reports puzzles/s ("elem/s").
-//! The naive engines (backtrack, bnb) run with per-puzzle limits so that one hard puzzle
-//! cannot stall the bench; their limit hits are printed once before timing.
+//! the 17-clue throughput of the fast engines (human, binary with hidden singles, dlx, sat
+//! optimized; the source's binary does about 270 puzzles/s there and would take minutes per
+//! sample: `examples/throughput.rs` measures it on a subset). Criterion reports puzzles/s
+//! ("elem/s"). The naive engines (backtrack, bnb, bitmask) run with per-puzzle limits so that
+//! one hard puzzle cannot stall the bench; their limit hits are printed once before timing.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
-use sudolab::engines::{self, EngineOptions, Limits, Status};
+use sudolab::engines::{self, EngineSpec, Limits, Status};
 use sudolab::puzzle::{read_file, Puzzle, ReadOptions};
 
 fn load(name: &str) -> Vec<Puzzle> {
@@ -23,7 +25,7 @@ fn load(name: &str) -> Vec<Puzzle> {
 
 fn limits_for(engine: &str) -> Limits {
     let mut l = Limits::solutions(2);
-    if engine == "backtrack" || engine == "bnb" {
+    if ["backtrack", "bnb", "bitmask"].contains(&engine) {
         l.time_limit = Some(Duration::from_millis(500));
         l.max_live = Some(200_000);
     }
@@ -31,7 +33,7 @@ fn limits_for(engine: &str) -> Limits {
 }
 
 fn solve_all(engine: &str, puzzles: &[Puzzle], limits: &Limits) -> (u64, usize) {
-    let mut e = engines::make(engine, &EngineOptions::new()).unwrap();
+    let mut e = engine.parse::<EngineSpec>().unwrap().make().unwrap();
     let mut nodes = 0;
     let mut unanswered = 0;
     for p in puzzles {
@@ -72,7 +74,12 @@ fn royle(c: &mut Criterion) {
     let mut group = c.benchmark_group("royle-17clue");
     group.sample_size(10);
     group.throughput(Throughput::Elements(puzzles.len() as u64));
-    for engine in ["human", "binary", "bitmask"] {
+    for engine in [
+        "human",
+        "binary:propagation=hidden",
+        "dlx",
+        "sat:encoding=optimized",
+    ] {
         let limits = limits_for(engine);
         group.bench_with_input(BenchmarkId::from_parameter(engine), &puzzles, |b, ps| {
             b.iter(|| black_box(solve_all(engine, ps, &limits)))
