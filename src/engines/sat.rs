@@ -41,7 +41,9 @@ pub static INFO: EngineInfo = EngineInfo {
                    encoding=minimal|efficient|extended|optimized (extended), \
                    amo=pairwise|sequential|binary|product|commander[:K] (pairwise), \
                    backend=varisat|batsat|ext:PATH [ARGS] (varisat), \
-                   givens=units|assumptions (units), dedup=true|false (false)",
+                   givens=units|assumptions (units), dedup=true|false (false), \
+                   max_literals=L (200000000: a grid whose formula could exceed L literals ends \
+                   with memory-limit before encoding)",
     make,
     variants,
 };
@@ -86,7 +88,14 @@ fn variants() -> Vec<EngineOptions> {
     v
 }
 
-const KEYS: &[&str] = &["encoding", "amo", "backend", "givens", "dedup"];
+const KEYS: &[&str] = &[
+    "encoding",
+    "amo",
+    "backend",
+    "givens",
+    "dedup",
+    "max_literals",
+];
 
 fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
     Ok(Box::new(Sat::from_options(options)?))
@@ -96,6 +105,41 @@ fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
 pub struct Sat {
     pub cnf: CnfOptions,
     pub backend: String,
+    /// Budget on the formula's size: a puzzle whose encoding could exceed it is not encoded
+    /// and ends with `memory-limit` (see [`literal_bound`]).
+    pub max_literals: u64,
+}
+
+/// Default [`Sat::max_literals`]: 2e8 literals, about 0.8 GB as stored and a few GB inside an
+/// embedded solver (varisat holds the 4e8 literals of the empty 100x100 grid in 5.3 GB).
+pub const DEFAULT_MAX_LITERALS: u64 = 200_000_000;
+
+/// An upper bound on the literals of the encoding of a grid of `geometry` (givens ignored, so
+/// it also bounds `optimized`), computed in closed form before anything is allocated: the
+/// pairwise encoding grows as N^4 and an empty 400x400 grid would need ~10^11 literals.
+pub fn literal_bound(geometry: &crate::puzzle::Geometry, cnf: &CnfOptions) -> u64 {
+    let n = geometry.n() as u64;
+    let houses = geometry.house_count() as u64;
+    // Literals of one at-most-one group of `n` variables, auxiliaries included.
+    let amo = match cnf.amo {
+        Amo::Pairwise => n * n.saturating_sub(1),
+        // Sequential, binary, product and commander all stay within this (each is O(n log n)
+        // or O(n) clauses of at most 3 literals, plus their recursion's small pairwise parts).
+        _ => 8 * n * (1 + (64 - n.leading_zeros()) as u64) + 4 * n,
+    };
+    let cells = n * n;
+    let house_digits = houses * n;
+    // At-least-one clauses: every cell; with `extended`/`optimized` every (house, digit) too.
+    let extended = matches!(cnf.encoding, CnfEncoding::Extended | CnfEncoding::Optimized);
+    let alo = (cells + if extended { house_digits } else { 0 }) * n;
+    // At-most-one groups: every (house, digit); every cell except with `minimal`.
+    let groups = house_digits
+        + if cnf.encoding == CnfEncoding::Minimal {
+            0
+        } else {
+            cells
+        };
+    alo + groups * amo + cells // + the givens' unit clauses
 }
 
 impl Sat {
@@ -119,7 +163,17 @@ impl Sat {
         cnf.check()?;
         let backend = options.get("backend").unwrap_or("varisat").to_string();
         make_backend(&backend)?;
-        Ok(Sat { cnf, backend })
+        let max_literals = match options.get("max_literals") {
+            None => DEFAULT_MAX_LITERALS,
+            Some(v) => v
+                .parse()
+                .map_err(|_| format!("max_literals must be a whole number, not {v:?}"))?,
+        };
+        Ok(Sat {
+            cnf,
+            backend,
+            max_literals,
+        })
     }
 }
 
@@ -130,11 +184,29 @@ impl Engine for Sat {
         if puzzle.clash().is_some() {
             return search.finish_unsat();
         }
+        let bound = literal_bound(puzzle.geometry(), &self.cnf);
+        if bound > self.max_literals {
+            search.out_of_memory();
+            let mut o = search.finish();
+            o.note = Some(format!(
+                "the {} encoding of a {n}x{n} grid may need up to {bound} literals, over the \
+                 budget of {} (option max_literals)",
+                self.cnf.encoding.as_str(),
+                self.max_literals,
+                n = puzzle.n()
+            ));
+            return o;
+        }
         let cnf = encode(puzzle, &self.cnf);
         search.stats.vars = Some(cnf.num_vars as u64);
         search.stats.clauses = Some(cnf.clauses.len() as u64);
         search.stats.literals = Some(cnf.clauses.literals() as u64);
         search.built();
+        // Encoding a large grid takes a while and cannot be interrupted: honour the clock
+        // before handing the formula to the solver.
+        if !search.check_clock() {
+            return search.finish();
+        }
 
         let mut error: Option<String> = None;
         let mut stop: Option<Stop> = None;

@@ -507,3 +507,56 @@ fn random_small_puzzles_agree_with_brute_force() {
         );
     }
 }
+
+#[test]
+fn literal_bound_bounds_every_encoding() {
+    use crate::cnf::{size_stats, GivensMode};
+    for n in [4usize, 6, 9, 12, 16] {
+        for diagonals in [false, true] {
+            let g = Geometry::square(n).unwrap().with_diagonals(diagonals);
+            let p = Puzzle::empty(Arc::new(g));
+            for encoding in CnfEncoding::ALL {
+                for amo in Amo::ALL {
+                    let opts = CnfOptions {
+                        encoding,
+                        amo,
+                        givens: GivensMode::Units,
+                        dedup: false,
+                    };
+                    let real = size_stats(&p, &opts).literals;
+                    let bound = literal_bound(p.geometry(), &opts);
+                    assert!(
+                        real <= bound,
+                        "{n}x{n} {} {}: {real} > {bound}",
+                        encoding.as_str(),
+                        amo.as_str()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn huge_grids_end_with_memory_limit_before_encoding() {
+    let p = Puzzle::empty(Arc::new(Geometry::square(400).unwrap()));
+    let mut e = make(&EngineOptions::new()).unwrap();
+    let t = std::time::Instant::now();
+    let o = run(e.as_mut(), &p, &Limits::solutions(1));
+    assert_eq!(o.status, Status::MemoryLimit);
+    assert!(o.note.unwrap().contains("max_literals"));
+    assert!(t.elapsed() < Duration::from_secs(2));
+    // A budget that fits lets a small grid through.
+    let small = Puzzle::empty(Arc::new(Geometry::square(4).unwrap()));
+    let mut e = make(&EngineOptions::new().with("max_literals", "2000")).unwrap();
+    assert_eq!(
+        run(e.as_mut(), &small, &Limits::solutions(1)).status,
+        Status::Solved
+    );
+    let mut e = make(&EngineOptions::new().with("max_literals", "100")).unwrap();
+    assert_eq!(
+        run(e.as_mut(), &small, &Limits::solutions(1)).status,
+        Status::MemoryLimit
+    );
+    assert!(make(&EngineOptions::new().with("max_literals", "lots")).is_err());
+}
