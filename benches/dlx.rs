@@ -23,51 +23,27 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 use sudolab::engines::{self, EngineOptions, Limits, Status};
 use sudolab::exact_cover::{solve_exact_cover, ExactCover, SudokuCover};
-use sudolab::puzzle::{Geometry, Puzzle};
+use sudolab::puzzle::{read_puzzles, Puzzle};
 
-fn data(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+fn path(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("data")
-        .join(name);
-    std::fs::read_to_string(path).expect("data file")
+        .join(name)
 }
 
-/// 81-character lines (`#` comments skipped; `.` or `0` empty).
+/// The first `max` puzzles of a data file, read by the library's reader.
 fn load81(name: &str, max: usize) -> Vec<Puzzle> {
-    let g = Arc::new(Geometry::square(9).unwrap());
-    data(name)
-        .lines()
-        .filter(|l| !l.starts_with('#') && l.len() >= 81)
-        .take(max)
-        .map(|l| {
-            let givens = l
-                .bytes()
-                .take(81)
-                .map(|b| {
-                    if b.is_ascii_digit() {
-                        (b - b'0') as u16
-                    } else {
-                        0
-                    }
-                })
-                .collect();
-            Puzzle::new(g.clone(), givens).unwrap()
-        })
-        .collect()
+    let mut puzzles = read_puzzles(&path(name)).expect("data file");
+    puzzles.truncate(max);
+    puzzles
 }
 
-/// N rows of N integers.
+/// The one puzzle of a grid file.
 fn load_int_grid(name: &str) -> Puzzle {
-    let givens: Vec<u16> = data(name)
-        .split_whitespace()
-        .map(|t| t.parse().unwrap())
-        .collect();
-    let n = (givens.len() as f64).sqrt() as usize;
-    Puzzle::new(Arc::new(Geometry::square(n).unwrap()), givens).unwrap()
+    read_puzzles(&path(name)).expect("data file").remove(0)
 }
 
 fn sudolab_engine(puzzles: &[Puzzle]) -> u64 {

@@ -13,14 +13,13 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
 use sudolab::engines::{self, EngineSpec, Limits, Status};
-use sudolab::puzzle::{read_file, Puzzle, ReadOptions};
+use sudolab::puzzle::{read_puzzles, Puzzle};
 
 fn load(name: &str) -> Vec<Puzzle> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("data")
         .join(name);
-    let (_, puzzles) = read_file(&path, &ReadOptions::default()).expect("data file");
-    puzzles.into_iter().map(|p| p.puzzle).collect()
+    read_puzzles(&path).expect("data file")
 }
 
 fn limits_for(engine: &str) -> Limits {

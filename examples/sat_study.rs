@@ -16,44 +16,20 @@
 //!    with 0 decisions).
 //! 3. rk25: the `sat` engine with `optimized` (and `extended`) on data/rk-25x25.txt.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use sudolab::cnf::{self, backend::Batsat, Budget, CnfEncoding, CnfOptions, SatAnswer, SatBackend};
 use sudolab::engines::{self, EngineOptions, Limits, Status};
-use sudolab::puzzle::{Geometry, Puzzle};
+use sudolab::puzzle::{read_puzzles, Puzzle};
 
-fn data(name: &str) -> String {
-    let p = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
-}
-
+/// The puzzles of a data file, read by the library's reader.
 fn lines81(name: &str) -> Vec<Puzzle> {
-    let g = Arc::new(Geometry::square(9).unwrap());
-    data(name)
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.len() >= 81 && !l.starts_with('#'))
-        .map(|l| {
-            let givens = l[..81]
-                .bytes()
-                .map(|b| match b {
-                    b'1'..=b'9' => (b - b'0') as u16,
-                    _ => 0,
-                })
-                .collect();
-            Puzzle::new(g.clone(), givens).unwrap()
-        })
-        .collect()
+    let p = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    read_puzzles(std::path::Path::new(&p)).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The one puzzle of a grid file.
 fn grid_file(name: &str) -> Puzzle {
-    let nums: Vec<u16> = data(name)
-        .split_whitespace()
-        .map(|t| t.parse().unwrap())
-        .collect();
-    let n = (nums.len() as f64).sqrt() as usize;
-    assert_eq!(n * n, nums.len());
-    Puzzle::new(Arc::new(Geometry::square(n).unwrap()), nums).unwrap()
+    lines81(name).remove(0)
 }
 
 fn sample(v: Vec<Puzzle>, k: Option<usize>) -> Vec<Puzzle> {

@@ -1,4 +1,4 @@
-//! Puzzles per second of the classic engines on a file of 81-character lines (default: the
+//! Puzzles per second of the engines on a puzzle file in any format sudolab reads (default: the
 //! 49151 puzzles of `data/royle-17clue.txt`), one thread, counting up to two solutions.
 //!
 //! ```text
@@ -6,14 +6,12 @@
 //! ```
 //!
 //! Puzzles are parsed before the clock starts; each engine solves every puzzle once per
-//! repetition (`REPS` in the environment, default 3) and the best repetition is reported, with the totals of its counters. Every
-//! outcome must be `unique`. This reads 81-character lines itself (`.` or `0` for empty, `#`
-//! comments) so that it measures the engines only.
+//! repetition (`REPS` in the environment, default 3) and the best repetition is reported, with
+//! the totals of its counters. Every outcome must be `unique`.
 
-use std::sync::Arc;
 use std::time::Instant;
-use sudolab::engines::{self, EngineOptions, Limits, Status};
-use sudolab::puzzle::{Geometry, Puzzle};
+use sudolab::engines::{EngineSpec, Limits, Status};
+use sudolab::puzzle::{read_puzzles, Puzzle};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,34 +24,14 @@ fn main() {
     } else {
         vec!["human".into(), "binary".into()]
     };
-    let text = std::fs::read_to_string(&file).expect("read the puzzle file");
-    let geo = Arc::new(Geometry::square(9).expect("9x9"));
-    let puzzles: Vec<Puzzle> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.len() >= 81 && !l.starts_with('#'))
-        .map(|l| {
-            let g = l[..81]
-                .bytes()
-                .map(|b| match b {
-                    b'1'..=b'9' => (b - b'0') as u16,
-                    _ => 0,
-                })
-                .collect();
-            Puzzle::new(geo.clone(), g).expect("valid puzzle")
-        })
-        .collect();
+    let puzzles: Vec<Puzzle> =
+        read_puzzles(std::path::Path::new(&file)).unwrap_or_else(|e| panic!("{e}"));
     let limits = Limits::solutions(2);
     let reps: usize = std::env::var("REPS").map_or(3, |r| r.parse().expect("REPS is a number"));
     println!("{} puzzles from {file}", puzzles.len());
     for name in &names {
-        let (engine_name, opts) = name.split_once(':').unwrap_or((name, ""));
-        let mut options = EngineOptions::new();
-        for kv in opts.split(',').filter(|kv| !kv.is_empty()) {
-            let (k, v) = kv.split_once('=').expect("options are KEY=VALUE");
-            options = options.with(k, v);
-        }
-        let mut engine = engines::make(engine_name, &options).expect("engine");
+        let spec: EngineSpec = name.parse().expect("engine spec NAME[:KEY=VALUE,...]");
+        let mut engine = spec.make().expect("engine");
         let mut best = f64::INFINITY;
         let mut totals = (0u64, 0u64, 0u64, Vec::new());
         for _ in 0..reps {

@@ -4,29 +4,10 @@ use super::*;
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
 
-pub(crate) fn data(name: &str) -> String {
-    let p = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
-}
-
-/// 81-character lines of a data file (`.` or `0` empty; `#` comments skipped).
+/// The puzzles of a data file, read by the library's reader.
 pub(crate) fn lines81(name: &str) -> Vec<Puzzle> {
-    let g = Arc::new(Geometry::square(9).unwrap());
-    data(name)
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.len() >= 81 && !l.starts_with('#'))
-        .map(|l| {
-            let givens = l[..81]
-                .bytes()
-                .map(|b| match b {
-                    b'1'..=b'9' => (b - b'0') as u16,
-                    _ => 0,
-                })
-                .collect();
-            Puzzle::new(g.clone(), givens).unwrap()
-        })
-        .collect()
+    let p = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    crate::puzzle::read_puzzles(std::path::Path::new(&p)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn opts(encoding: CnfEncoding, amo: Amo, dedup: bool) -> CnfOptions {
@@ -156,20 +137,7 @@ fn optimized_shrinks_a_17_clue_formula() {
     let opt = size_stats(p, &opts(CnfEncoding::Optimized, Amo::Pairwise, false));
     println!("first 17-clue puzzle: extended {ext:?}, optimized {opt:?}");
     // A puzzle with more givens (Project Euler 96 grid 1: 32 givens) shrinks more than 5x.
-    let pe: Vec<u16> = data("pe96.txt")
-        .lines()
-        .map(str::trim)
-        .skip_while(|l| *l != "Grid 01")
-        .skip(1)
-        .take(9)
-        .flat_map(|l| {
-            l.trim()
-                .bytes()
-                .map(|b| (b - b'0') as u16)
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    let pe = Puzzle::new(p.shared_geometry().clone(), pe).unwrap();
+    let pe = lines81("pe96.txt").remove(0);
     let ext = size_stats(&pe, &opts(CnfEncoding::Extended, Amo::Pairwise, false));
     let opt = size_stats(&pe, &opts(CnfEncoding::Optimized, Amo::Pairwise, false));
     let r = ext.clauses as f64 / opt.clauses as f64;

@@ -726,6 +726,13 @@ pub fn read_bytes(
     }
 }
 
+/// The puzzles of a file with default options (format detected), without their positions:
+/// what benches, examples and tests need.
+pub fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, ParseError> {
+    let (_, puzzles) = read_file(path, &ReadOptions::default())?;
+    Ok(puzzles.into_iter().map(|p| p.puzzle).collect())
+}
+
 /// Reads every puzzle of a file (`-` = standard input, named `<stdin>` in errors). An I/O
 /// error is a [`ParseErrorKind::Io`] at line 0, column 0.
 pub fn read_file(
