@@ -8,6 +8,7 @@ pub mod cli;
 pub mod cnf;
 pub mod engines;
 pub mod exact_cover;
+pub mod experiment;
 pub mod puzzle;
 pub mod timing;
 pub mod verify;

@@ -77,6 +77,7 @@ pub static INFO: EngineInfo = EngineInfo {
                previous empty cell with no solution found since the arrival (failed subtrees); \
                max_live not applicable",
     max_side: None,
+    search_tree: true,
     capabilities: "any N the model accepts (up to 1024), boxes, jigsaw regions, diagonals; \
                    no options",
     make,

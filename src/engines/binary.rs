@@ -84,6 +84,7 @@ pub static INFO: EngineInfo = EngineInfo {
                an empty cell with no possibility); forced = cells fixed by propagation of \
                single possibilities",
     max_side: None,
+    search_tree: true,
     capabilities: "any geometry (boxes, jigsaw regions, diagonals), any side up to MAX_SIDE; \
                    counts solutions up to the cap; option propagation=naked (default, the \
                    source) | hidden (adds hidden singles, counter forced_hidden)",

@@ -97,6 +97,7 @@ pub static INFO: EngineInfo = EngineInfo {
                list with no solution found below; candidates = entries of the \
                precomputed (digit, row) -> positions table",
     max_side: None,
+    search_tree: true,
     capabilities: "boxes R x C, jigsaw regions, X-sudoku diagonals; any side up to the \
                    model's maximum; no options",
     make,

@@ -93,6 +93,7 @@ pub static INFO: EngineInfo = EngineInfo {
                solutions at the last cell); backtracks = nodes taken at an empty cell with no \
                feasible digit; max_live = largest queue length",
     max_side: None,
+    search_tree: true,
     capabilities: "any N the model accepts, boxes, jigsaw regions, diagonals; option \
                    order=fifo (default, breadth-first as in the source) | lifo (depth-first) \
                    | best (fewest feasible digits in the next empty cell first, ties by \

@@ -41,6 +41,7 @@ pub static INFO: EngineInfo = EngineInfo {
                option left); failed_levels: levels left with no solution below them; \
                items/options/ones: the matrix left once the givens are covered",
     max_side: Some(MAX_SIDE),
+    search_tree: true,
     capabilities: "any house list: classic, jigsaw, X; sides up to 128; no options",
     make,
     variants: super::no_variants,

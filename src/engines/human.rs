@@ -91,6 +91,7 @@ pub static INFO: EngineInfo = EngineInfo {
                without place in a house); naked_singles / hidden_singles = cells filled by \
                Basic Filler / Deep Filler",
     max_side: None,
+    search_tree: true,
     capabilities: "any geometry (boxes, jigsaw regions, diagonals), any side up to MAX_SIDE; \
                    counts solutions up to the cap; no options",
     make,

@@ -379,6 +379,10 @@ pub struct EngineInfo {
     pub counters: &'static str,
     /// Largest side the engine accepts (`None` = any side the model accepts).
     pub max_side: Option<usize>,
+    /// Whether `nodes`, `guesses` and `backtracks` describe a search tree of this engine. A SAT
+    /// solver has none (its work is `decisions`, `conflicts` and `propagations`), so records
+    /// leave those three cells empty rather than writing a meaningless 0.
+    pub search_tree: bool,
     /// Variants and options, for `sudolab engines`.
     pub capabilities: &'static str,
     pub make: fn(&EngineOptions) -> Result<Box<dyn Engine>, String>,

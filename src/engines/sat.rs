@@ -37,6 +37,7 @@ pub static INFO: EngineInfo = EngineInfo {
                included); sat_calls: solve calls; solver_cpu_us: CPU of external solver \
                processes",
     max_side: None,
+    search_tree: false,
     capabilities: "classic, jigsaw, X (any house list); options: \
                    encoding=minimal|efficient|extended|optimized (extended), \
                    amo=pairwise|sequential|binary|product|commander[:K] (pairwise), \

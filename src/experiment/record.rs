@@ -1,0 +1,383 @@
+//! One CSV row per run: the schema every experiment output, merge, chart and report shares.
+//!
+//! The columns are a contract (scripts outside the project read them by name); add columns
+//! at the end, never rename one. A cell that an engine cannot fill is empty, never 0: the
+//! SAT engine has no search tree (`nodes`, `guesses`, `backtracks` empty), only DLX has
+//! `updates`, only batsat exposes `decisions`/`conflicts`/`propagations`, and so on.
+//!
+//! | column | meaning |
+//! |---|---|
+//! | `experiment` | the experiment's `name` |
+//! | `dataset` | the dataset's `name` (default: the file stem) |
+//! | `puzzle_index` | 1-based position of the puzzle in its dataset file |
+//! | `puzzle` | the puzzle in line form (jigsaw: givens, a space, the regions), or `fnv:` and a 64-bit FNV-1a hash of its text when that form is longer than [`PUZZLE_TEXT_MAX`] |
+//! | `size`, `box`, `variant`, `clues` | side N, box shape `RxC` (empty for jigsaw), `classic`/`jigsaw`/`x`/`jigsaw-x`, number of givens |
+//! | `config` | the engine configuration's label (default: `engine_options` form, e.g. `sat:encoding=minimal`) |
+//! | `engine`, `engine_options` | engine name; its options `k=v;k=v` as configured |
+//! | `encoding`, `amo`, `backend`, `givens` | the SAT engine's effective choices (defaults filled in); empty for other engines |
+//! | `repetition` | 0-based repetition number |
+//! | `status`, `solutions` | how the search ended (`solved`, `unique`, `multiple`, `unsat`, `node-limit`, `time-limit`, `memory-limit`, `unsupported`, `error`) and solutions found (capped) |
+//! | `nodes` ... `ones` | the engine's counters, see `sudolab engines` and the README |
+//! | `counters` | engine-specific named counts, `name=value;...` |
+//! | `build_s`, `solve_s`, `cpu_s` | thread CPU seconds of building, of solving, and their sum |
+//! | `wall_s` | wall-clock seconds of the run |
+//! | `time_limit_s`, `node_limit`, `max_solutions` | the limits the run had (empty = none) |
+//! | `shard` | `i/N` when run with `--shard`, else empty |
+//! | `job` | stable job number within the experiment (order of the full job list) |
+//! | `note` | the engine's remark, e.g. why it is unsupported or what stopped it |
+
+use crate::engines::{self, EngineSpec, Limits, Outcome, Status};
+use crate::puzzle::{write_puzzle, OutputFormat, Puzzle};
+use serde::{Deserialize, Serialize};
+
+/// Puzzles whose line form is longer than this are identified by a hash in the `puzzle`
+/// column (a 25x25 line is 625 characters; a 36x36 grid is written in numbers).
+pub const PUZZLE_TEXT_MAX: usize = 1024;
+
+/// One run: (puzzle, engine configuration, repetition) and what came of it. Field order is
+/// column order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub experiment: String,
+    pub dataset: String,
+    pub puzzle_index: u64,
+    pub puzzle: String,
+    pub size: u64,
+    #[serde(rename = "box")]
+    pub box_shape: String,
+    pub variant: String,
+    pub clues: u64,
+    pub config: String,
+    pub engine: String,
+    pub engine_options: String,
+    pub encoding: String,
+    pub amo: String,
+    pub backend: String,
+    pub givens: String,
+    pub repetition: u64,
+    pub status: String,
+    pub solutions: u64,
+    pub nodes: Option<u64>,
+    pub guesses: Option<u64>,
+    pub backtracks: Option<u64>,
+    pub max_live: Option<u64>,
+    pub updates: Option<u64>,
+    pub decisions: Option<u64>,
+    pub conflicts: Option<u64>,
+    pub propagations: Option<u64>,
+    pub vars: Option<u64>,
+    pub clauses: Option<u64>,
+    pub literals: Option<u64>,
+    pub items: Option<u64>,
+    pub options: Option<u64>,
+    pub ones: Option<u64>,
+    pub counters: String,
+    pub build_s: f64,
+    pub solve_s: f64,
+    pub cpu_s: f64,
+    pub wall_s: f64,
+    pub time_limit_s: Option<f64>,
+    pub node_limit: Option<u64>,
+    pub max_solutions: u64,
+    pub shard: String,
+    pub job: u64,
+    pub note: String,
+}
+
+/// The header, in order (the field names of [`Record`]).
+pub const COLUMNS: &[&str] = &[
+    "experiment",
+    "dataset",
+    "puzzle_index",
+    "puzzle",
+    "size",
+    "box",
+    "variant",
+    "clues",
+    "config",
+    "engine",
+    "engine_options",
+    "encoding",
+    "amo",
+    "backend",
+    "givens",
+    "repetition",
+    "status",
+    "solutions",
+    "nodes",
+    "guesses",
+    "backtracks",
+    "max_live",
+    "updates",
+    "decisions",
+    "conflicts",
+    "propagations",
+    "vars",
+    "clauses",
+    "literals",
+    "items",
+    "options",
+    "ones",
+    "counters",
+    "build_s",
+    "solve_s",
+    "cpu_s",
+    "wall_s",
+    "time_limit_s",
+    "node_limit",
+    "max_solutions",
+    "shard",
+    "job",
+    "note",
+];
+
+/// Where a run sits in its experiment: everything of a record that is known before the run.
+#[derive(Clone, Debug, Default)]
+pub struct RunKey<'a> {
+    pub experiment: &'a str,
+    pub dataset: &'a str,
+    pub puzzle_index: u64,
+    pub config: &'a str,
+    pub spec: Option<&'a EngineSpec>,
+    pub repetition: u64,
+    pub shard: &'a str,
+    pub job: u64,
+}
+
+impl Record {
+    /// The record of a finished run. `puzzle_text` is [`puzzle_text`] of the puzzle (computed
+    /// once per puzzle by the caller, not once per run).
+    pub fn new(
+        key: &RunKey<'_>,
+        puzzle: &Puzzle,
+        puzzle_text: &str,
+        limits: &Limits,
+        outcome: &Outcome,
+    ) -> Record {
+        let g = puzzle.geometry();
+        let s = &outcome.stats;
+        let (engine, engine_options) = match key.spec {
+            Some(spec) => (
+                spec.name.clone(),
+                spec.options
+                    .0
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(";"),
+            ),
+            None => (String::new(), String::new()),
+        };
+        let tree = engines::find(&engine).map_or(true, |info| info.search_tree);
+        let tree_count = |v: u64| tree.then_some(v);
+        let (encoding, amo, backend, givens) = sat_columns(key.spec);
+        let build_s = outcome.build.as_secs_f64();
+        let solve_s = outcome.solve.as_secs_f64();
+        Record {
+            experiment: key.experiment.to_string(),
+            dataset: key.dataset.to_string(),
+            puzzle_index: key.puzzle_index,
+            puzzle: puzzle_text.to_string(),
+            size: g.n() as u64,
+            box_shape: g
+                .box_shape()
+                .map(|(r, c)| format!("{r}x{c}"))
+                .unwrap_or_default(),
+            variant: g.variant().to_string(),
+            clues: puzzle.clues() as u64,
+            config: key.config.to_string(),
+            engine,
+            engine_options,
+            encoding,
+            amo,
+            backend,
+            givens,
+            repetition: key.repetition,
+            status: outcome.status.to_string(),
+            solutions: outcome.count,
+            nodes: tree_count(s.nodes),
+            guesses: tree_count(s.guesses),
+            backtracks: tree_count(s.backtracks),
+            max_live: s.max_live,
+            updates: s.updates,
+            decisions: s.decisions,
+            conflicts: s.conflicts,
+            propagations: s.propagations,
+            vars: s.vars,
+            clauses: s.clauses,
+            literals: s.literals,
+            items: s.items,
+            options: s.options,
+            ones: s.ones,
+            counters: s
+                .counters
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(";"),
+            build_s,
+            solve_s,
+            cpu_s: build_s + solve_s,
+            wall_s: outcome.wall.as_secs_f64(),
+            time_limit_s: limits.time_limit.map(|t| t.as_secs_f64()),
+            node_limit: limits.node_limit,
+            max_solutions: limits.max_solutions,
+            shard: key.shard.to_string(),
+            job: key.job,
+            note: outcome.note.clone().unwrap_or_default(),
+        }
+    }
+
+    /// The parsed status, if the cell holds a known one.
+    pub fn status(&self) -> Option<Status> {
+        Status::parse(&self.status)
+    }
+
+    /// Whether the run answered its question (solved, unique, multiple or unsat).
+    pub fn answered(&self) -> bool {
+        self.status().is_some_and(Status::is_answer)
+    }
+}
+
+/// The SAT engine's effective encoding, AMO, backend and givens mode (defaults filled in);
+/// empty strings for every other engine.
+fn sat_columns(spec: Option<&EngineSpec>) -> (String, String, String, String) {
+    let Some(spec) = spec.filter(|s| s.name == "sat") else {
+        return Default::default();
+    };
+    match engines::sat::Sat::from_options(&spec.options) {
+        Ok(sat) => (
+            sat.cnf.encoding.to_string(),
+            sat.cnf.amo.to_string(),
+            sat.backend.clone(),
+            sat.cnf.givens_str().to_string(),
+        ),
+        Err(_) => Default::default(),
+    }
+}
+
+/// The `puzzle` column of a puzzle: its line form, or `fnv:` plus the 16 hex digits of the
+/// 64-bit FNV-1a hash of that text when it is longer than [`PUZZLE_TEXT_MAX`] (or is not a
+/// single line). The hash is stable across runs, machines and versions of sudolab as long as
+/// the line/grid writer is.
+pub fn puzzle_text(puzzle: &Puzzle) -> String {
+    let text = write_puzzle(puzzle, OutputFormat::Line, None);
+    if text.len() <= PUZZLE_TEXT_MAX && !text.contains('\n') {
+        text
+    } else {
+        format!("fnv:{:016x}", fnv1a(text.as_bytes()))
+    }
+}
+
+/// 64-bit FNV-1a (Fowler, Noll, Vo): a fixed, documented hash, unlike std's `DefaultHasher`,
+/// whose output may change between Rust releases.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Reads records from CSV files written by the runner (or merged). Errors name the file and
+/// the line.
+pub fn read_records(paths: &[std::path::PathBuf]) -> anyhow::Result<Vec<Record>> {
+    use anyhow::Context;
+    let mut out = Vec::new();
+    for path in paths {
+        let mut reader = csv::Reader::from_path(path)
+            .with_context(|| format!("{}: cannot open", path.display()))?;
+        for row in reader.deserialize::<Record>() {
+            let record = row.map_err(|e| {
+                let line = e.position().map(|p| p.line()).unwrap_or(0);
+                anyhow::anyhow!("{}:{}: bad record: {}", path.display(), line, e)
+            })?;
+            out.push(record);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{read_str, ReadOptions};
+
+    fn puzzle(text: &str) -> Puzzle {
+        read_str(text, "t", &ReadOptions::default())
+            .unwrap()
+            .1
+            .remove(0)
+            .puzzle
+    }
+
+    #[test]
+    fn columns_are_the_fields_in_order() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(Record::default()).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().next().unwrap(), COLUMNS.join(","));
+    }
+
+    #[test]
+    fn sat_rows_leave_tree_counts_empty_and_name_the_defaults() {
+        let p = puzzle(&"1234341221434321".replace('4', "."));
+        let spec: EngineSpec = "sat:amo=sequential".parse().unwrap();
+        let limits = Limits::solutions(2);
+        let outcome = engines::run(spec.make().unwrap().as_mut(), &p, &limits);
+        let key = RunKey {
+            spec: Some(&spec),
+            config: "s",
+            ..RunKey::default()
+        };
+        let r = Record::new(&key, &p, &puzzle_text(&p), &limits, &outcome);
+        assert_eq!((r.nodes, r.guesses, r.backtracks), (None, None, None));
+        assert_eq!(r.encoding, "extended");
+        assert_eq!(r.amo, "sequential");
+        assert_eq!(r.backend, "varisat");
+        assert_eq!(r.givens, "units");
+        assert!(r.vars.is_some());
+        assert_eq!(r.status, "unique");
+
+        let spec: EngineSpec = "human".parse().unwrap();
+        let outcome = engines::run(spec.make().unwrap().as_mut(), &p, &limits);
+        let key = RunKey {
+            spec: Some(&spec),
+            ..key
+        };
+        let r = Record::new(&key, &p, &puzzle_text(&p), &limits, &outcome);
+        assert!(r.nodes.is_some());
+        assert_eq!(r.encoding, "");
+        assert_eq!(r.vars, None);
+    }
+
+    #[test]
+    fn big_puzzles_are_hashed_stably() {
+        assert_eq!(fnv1a(b""), 0xcbf29ce484222325);
+        assert_eq!(fnv1a(b"a"), 0xaf63dc4c8601ec8c);
+        let g = std::sync::Arc::new(crate::puzzle::Geometry::square(36).unwrap());
+        let text = puzzle_text(&Puzzle::empty(g));
+        assert!(text.starts_with("fnv:") && text.len() == 20, "{text}");
+    }
+
+    #[test]
+    fn records_round_trip_through_csv() {
+        let r = Record {
+            experiment: "e".into(),
+            status: "time-limit".into(),
+            nodes: Some(7),
+            time_limit_s: Some(0.5),
+            note: "a, \"quoted\" note".into(),
+            ..Record::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let mut w = csv::Writer::from_path(&path).unwrap();
+        w.serialize(&r).unwrap();
+        w.flush().unwrap();
+        drop(w);
+        let back = read_records(&[path]).unwrap();
+        assert_eq!(back, vec![r]);
+    }
+}

@@ -1,0 +1,276 @@
+//! The summary of a set of records, one line per engine configuration: what the runner prints
+//! at the end of a run and what the report's tables show.
+//!
+//! Definitions (every figure is over the *instances* of a configuration, an instance being a
+//! (dataset, puzzle) pair; repetitions of an instance are first reduced to their median CPU
+//! time, the convention of the field):
+//!
+//! - `runs`: records of the configuration (repetitions included); `instances`: distinct puzzles;
+//! - `solved`: instances whose status answers the question (`solved`, `unique`, `multiple`,
+//!   `unsat`); `by_status`: the count of every other status (limits, unsupported, error);
+//! - `median_cpu_s`, `mean_cpu_s`: over solved instances, of `cpu_s` (build + solve thread CPU);
+//! - `par2_s`: mean over all instances of `cpu_s` for a solved one and twice its time limit for
+//!   an unsolved one (PAR-2, as in the SAT competitions); `None` when an unsolved instance ran
+//!   without a time limit, since the penalty is then undefined;
+//! - `median_nodes`, `median_guesses`: over solved instances that have the count.
+
+use super::record::Record;
+use std::collections::BTreeMap;
+
+/// One configuration's line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SummaryLine {
+    pub config: String,
+    pub runs: u64,
+    pub instances: u64,
+    pub solved: u64,
+    /// Unanswered instances by status, e.g. `time-limit` -> 12.
+    pub by_status: BTreeMap<String, u64>,
+    pub median_cpu_s: Option<f64>,
+    pub mean_cpu_s: Option<f64>,
+    pub par2_s: Option<f64>,
+    pub median_nodes: Option<f64>,
+    pub median_guesses: Option<f64>,
+}
+
+/// Summary lines in order of first appearance of each configuration in `records`.
+pub fn summarize(records: &[Record]) -> Vec<SummaryLine> {
+    let mut order: Vec<&str> = Vec::new();
+    // config -> instance -> repetitions
+    let mut groups: BTreeMap<&str, BTreeMap<(&str, u64), Vec<&Record>>> = BTreeMap::new();
+    for r in records {
+        let by_instance = groups.entry(&r.config).or_insert_with(|| {
+            order.push(&r.config);
+            BTreeMap::new()
+        });
+        by_instance
+            .entry((&r.dataset, r.puzzle_index))
+            .or_default()
+            .push(r);
+    }
+    order
+        .into_iter()
+        .map(|config| summarize_config(config, &groups[config]))
+        .collect()
+}
+
+fn summarize_config(config: &str, instances: &BTreeMap<(&str, u64), Vec<&Record>>) -> SummaryLine {
+    let mut line = SummaryLine {
+        config: config.to_string(),
+        runs: 0,
+        instances: instances.len() as u64,
+        solved: 0,
+        by_status: BTreeMap::new(),
+        median_cpu_s: None,
+        mean_cpu_s: None,
+        par2_s: None,
+        median_nodes: None,
+        median_guesses: None,
+    };
+    let mut solved_cpu = Vec::new();
+    let mut nodes = Vec::new();
+    let mut guesses = Vec::new();
+    let mut par2_sum = 0.0;
+    let mut par2_defined = true;
+    for reps in instances.values() {
+        line.runs += reps.len() as u64;
+        let rep = median_run(reps);
+        if rep.answered() {
+            line.solved += 1;
+            solved_cpu.push(rep.cpu_s);
+            par2_sum += rep.cpu_s;
+            nodes.extend(rep.nodes.map(|v| v as f64));
+            guesses.extend(rep.guesses.map(|v| v as f64));
+        } else {
+            *line.by_status.entry(rep.status.clone()).or_insert(0) += 1;
+            match rep.time_limit_s {
+                Some(t) => par2_sum += 2.0 * t,
+                None => par2_defined = false,
+            }
+        }
+    }
+    line.median_cpu_s = median(&mut solved_cpu);
+    line.mean_cpu_s =
+        (!solved_cpu.is_empty()).then(|| solved_cpu.iter().sum::<f64>() / solved_cpu.len() as f64);
+    line.par2_s = (par2_defined && line.instances > 0).then(|| par2_sum / line.instances as f64);
+    line.median_nodes = median(&mut nodes);
+    line.median_guesses = median(&mut guesses);
+    line
+}
+
+/// The repetition with the median CPU time (the lower middle one for an even count).
+fn median_run<'a>(reps: &[&'a Record]) -> &'a Record {
+    let mut sorted: Vec<&Record> = reps.to_vec();
+    sorted.sort_by(|a, b| a.cpu_s.total_cmp(&b.cpu_s));
+    sorted[(sorted.len() - 1) / 2]
+}
+
+/// Median of `values` (mean of the two middle ones for an even count); `None` if empty.
+pub fn median(values: &mut [f64]) -> Option<f64> {
+    quantile(values, 0.5)
+}
+
+/// The `q`-quantile of `values` by linear interpolation between order statistics (type 7, the
+/// default of R and NumPy); `None` if empty. Sorts `values`.
+pub fn quantile(values: &mut [f64], q: f64) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    let pos = q.clamp(0.0, 1.0) * (values.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    Some(values[lo] + (values[hi] - values[lo]) * (pos - lo as f64))
+}
+
+/// The summary as a plain-text table (for the terminal).
+pub fn format_table(lines: &[SummaryLine]) -> String {
+    let header = [
+        "config",
+        "runs",
+        "solved",
+        "unsolved",
+        "median_cpu",
+        "mean_cpu",
+        "PAR-2",
+        "med_nodes",
+        "med_guesses",
+    ];
+    let rows: Vec<Vec<String>> = lines
+        .iter()
+        .map(|l| {
+            vec![
+                l.config.clone(),
+                l.runs.to_string(),
+                format!("{}/{}", l.solved, l.instances),
+                unsolved_text(l),
+                secs(l.median_cpu_s),
+                secs(l.mean_cpu_s),
+                secs(l.par2_s),
+                count(l.median_nodes),
+                count(l.median_guesses),
+            ]
+        })
+        .collect();
+    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let mut push_row = |cells: Vec<String>| {
+        let line: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                if i == 0 {
+                    format!("{c:<w$}")
+                } else {
+                    format!("{c:>w$}")
+                }
+            })
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    };
+    push_row(header.iter().map(|s| s.to_string()).collect());
+    for row in rows {
+        push_row(row);
+    }
+    out
+}
+
+/// `time-limit 3, error 1`, or `-` when every instance was answered.
+pub fn unsolved_text(line: &SummaryLine) -> String {
+    if line.by_status.is_empty() {
+        return "-".into();
+    }
+    line.by_status
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Seconds with a unit chosen for reading (`12.3 µs`, `4.56 ms`, `1.23 s`), `-` for none.
+pub fn secs(v: Option<f64>) -> String {
+    match v {
+        None => "-".into(),
+        Some(s) if s < 1e-3 => format!("{:.1} µs", s * 1e6),
+        Some(s) if s < 1.0 => format!("{:.2} ms", s * 1e3),
+        Some(s) => format!("{s:.2} s"),
+    }
+}
+
+fn count(v: Option<f64>) -> String {
+    match v {
+        None => "-".into(),
+        Some(x) if x.fract() == 0.0 => format!("{x:.0}"),
+        Some(x) => format!("{x:.1}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(config: &str, index: u64, status: &str, cpu: f64, rep: u64) -> Record {
+        Record {
+            config: config.into(),
+            dataset: "d".into(),
+            puzzle_index: index,
+            status: status.into(),
+            cpu_s: cpu,
+            repetition: rep,
+            nodes: Some(index * 10),
+            time_limit_s: Some(1.0),
+            ..Record::default()
+        }
+    }
+
+    #[test]
+    fn quantiles_interpolate() {
+        assert_eq!(median(&mut []), None);
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), Some(2.5));
+        assert_eq!(quantile(&mut [1.0, 2.0, 3.0, 4.0, 5.0], 0.9), Some(4.6));
+    }
+
+    #[test]
+    fn summary_counts_par2_and_medians() {
+        let records = vec![
+            rec("a", 1, "unique", 0.1, 0),
+            rec("a", 2, "unique", 0.3, 0),
+            rec("a", 3, "time-limit", 1.0, 0),
+            rec("b", 1, "unique", 0.2, 0),
+            // repetitions of one instance: the median one (0.4) counts
+            rec("b", 2, "unique", 0.9, 0),
+            rec("b", 2, "unique", 0.4, 1),
+            rec("b", 2, "unique", 0.1, 2),
+        ];
+        let s = summarize(&records);
+        assert_eq!(s.len(), 2);
+        let a = &s[0];
+        assert_eq!(
+            (a.config.as_str(), a.runs, a.instances, a.solved),
+            ("a", 3, 3, 2)
+        );
+        assert_eq!(a.by_status.get("time-limit"), Some(&1));
+        assert!((a.median_cpu_s.unwrap() - 0.2).abs() < 1e-12);
+        assert!((a.par2_s.unwrap() - (0.1 + 0.3 + 2.0) / 3.0).abs() < 1e-12);
+        assert_eq!(a.median_nodes, Some(15.0));
+        let b = &s[1];
+        assert_eq!((b.runs, b.instances, b.solved), (4, 2, 2));
+        assert!((b.median_cpu_s.unwrap() - 0.3).abs() < 1e-12);
+        assert!(format_table(&s).contains("time-limit 1"));
+    }
+
+    #[test]
+    fn par2_is_undefined_without_a_limit() {
+        let mut r = rec("a", 1, "node-limit", 0.5, 0);
+        r.time_limit_s = None;
+        assert_eq!(summarize(&[r])[0].par2_s, None);
+    }
+}
