@@ -9,6 +9,7 @@ pub mod cnf;
 pub mod engines;
 pub mod exact_cover;
 pub mod experiment;
+pub mod plot;
 pub mod puzzle;
 pub mod timing;
 pub mod verify;
