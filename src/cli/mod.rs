@@ -6,6 +6,7 @@
 //! names the file, line and column).
 
 mod engines_cmd;
+mod plot_cmd;
 mod reduce;
 mod solve;
 mod verify;
@@ -51,6 +52,10 @@ enum Command {
     /// Run every engine and reduction variant on each puzzle and check they all agree
     /// (exit 1 on any disagreement).
     Verify(verify::VerifyArgs),
+    /// Draw one chart (SVG or PNG) from run records (CSV).
+    Plot(plot_cmd::PlotArgs),
+    /// Write a self-contained HTML report: metadata, summary tables and charts.
+    Report(plot_cmd::ReportArgs),
 }
 
 /// `sudolab solve ... | head` should stop quietly when `head` exits, as Unix tools do, rather
@@ -82,6 +87,8 @@ pub fn main() -> ExitCode {
         Command::Stats(args) => reduce::stats(args),
         Command::Decode(args) => reduce::decode(args),
         Command::Dlx(args) => reduce::dlx(args),
+        Command::Plot(args) => plot_cmd::plot(args),
+        Command::Report(args) => plot_cmd::report(args),
     };
     match result {
         Ok(code) => code,

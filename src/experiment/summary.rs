@@ -99,7 +99,7 @@ fn summarize_config(config: &str, instances: &BTreeMap<(&str, u64), Vec<&Record>
 }
 
 /// The repetition with the median CPU time (the lower middle one for an even count).
-fn median_run<'a>(reps: &[&'a Record]) -> &'a Record {
+pub fn median_run<'a>(reps: &[&'a Record]) -> &'a Record {
     let mut sorted: Vec<&Record> = reps.to_vec();
     sorted.sort_by(|a, b| a.cpu_s.total_cmp(&b.cpu_s));
     sorted[(sorted.len() - 1) / 2]
