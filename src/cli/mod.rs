@@ -8,6 +8,7 @@
 mod engines_cmd;
 mod reduce;
 mod solve;
+mod tile;
 mod verify;
 
 use crate::puzzle::{read_file, Alphabet, Format, ReadOptions, SourcedPuzzle};
@@ -51,6 +52,9 @@ enum Command {
     /// Run every engine and reduction variant on each puzzle and check they all agree
     /// (exit 1 on any disagreement).
     Verify(verify::VerifyArgs),
+    /// Fit jigsaw pieces together on the board (DLX or the seed's backtracking), then solve
+    /// each tiling as a jigsaw sudoku.
+    Tile(tile::TileArgs),
 }
 
 /// `sudolab solve ... | head` should stop quietly when `head` exits, as Unix tools do, rather
@@ -82,6 +86,7 @@ pub fn main() -> ExitCode {
         Command::Stats(args) => reduce::stats(args),
         Command::Decode(args) => reduce::decode(args),
         Command::Dlx(args) => reduce::dlx(args),
+        Command::Tile(args) => tile::run(args),
     };
     match result {
         Ok(code) => code,
