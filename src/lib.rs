@@ -11,5 +11,6 @@ pub mod exact_cover;
 pub mod experiment;
 pub mod plot;
 pub mod puzzle;
+pub mod tiling;
 pub mod timing;
 pub mod verify;

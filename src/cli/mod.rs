@@ -9,6 +9,7 @@ mod engines_cmd;
 mod plot_cmd;
 mod reduce;
 mod solve;
+mod tile;
 mod verify;
 
 use crate::puzzle::{read_file, Alphabet, Format, ReadOptions, SourcedPuzzle};
@@ -56,6 +57,9 @@ enum Command {
     Plot(plot_cmd::PlotArgs),
     /// Write a self-contained HTML report: metadata, summary tables and charts.
     Report(plot_cmd::ReportArgs),
+    /// Fit jigsaw pieces together on the board (DLX or the seed's backtracking), then solve
+    /// each tiling as a jigsaw sudoku.
+    Tile(tile::TileArgs),
 }
 
 /// `sudolab solve ... | head` should stop quietly when `head` exits, as Unix tools do, rather
@@ -89,6 +93,7 @@ pub fn main() -> ExitCode {
         Command::Dlx(args) => reduce::dlx(args),
         Command::Plot(args) => plot_cmd::plot(args),
         Command::Report(args) => plot_cmd::report(args),
+        Command::Tile(args) => tile::run(args),
     };
     match result {
         Ok(code) => code,

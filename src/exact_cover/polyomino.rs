@@ -39,19 +39,8 @@ impl Piece {
     pub fn orientations(&self) -> Vec<Vec<(i32, i32)>> {
         let mut out: Vec<Vec<(i32, i32)>> = Vec::new();
         for t in 0..8 {
-            let mut shape: Vec<(i32, i32)> = self
-                .cells
-                .iter()
-                .map(|&(r, c)| {
-                    let (r, c) = if t & 4 != 0 { (r, -c) } else { (r, c) };
-                    match t & 3 {
-                        0 => (r, c),
-                        1 => (c, -r),
-                        2 => (-r, -c),
-                        _ => (-c, r),
-                    }
-                })
-                .collect();
+            let mut shape: Vec<(i32, i32)> =
+                self.cells.iter().map(|&cell| transform(t, cell)).collect();
             let r0 = shape.iter().map(|p| p.0).min().unwrap_or(0);
             let c0 = shape.iter().map(|p| p.1).min().unwrap_or(0);
             for p in &mut shape {
@@ -63,6 +52,20 @@ impl Piece {
             }
         }
         out
+    }
+}
+
+/// Symmetry `t` (`0..8`) of the square applied to a cell: bit 2 reflects (column negated),
+/// then bits 0-1 rotate by `t & 3` quarter turns. `0` is the identity; the eight values are
+/// the eight rotations and reflections. Shared with [`crate::tiling`], which also carries each
+/// cell's given along.
+pub fn transform(t: u8, (r, c): (i32, i32)) -> (i32, i32) {
+    let (r, c) = if t & 4 != 0 { (r, -c) } else { (r, c) };
+    match t & 3 {
+        0 => (r, c),
+        1 => (c, -r),
+        2 => (-r, -c),
+        _ => (-c, r),
     }
 }
 
