@@ -7,6 +7,7 @@
 
 mod engines_cmd;
 mod reduce;
+mod run;
 mod solve;
 mod verify;
 
@@ -51,6 +52,11 @@ enum Command {
     /// Run every engine and reduction variant on each puzzle and check they all agree
     /// (exit 1 on any disagreement).
     Verify(verify::VerifyArgs),
+    /// Run an experiment file: puzzle files x engine configurations x repetitions, one CSV row
+    /// per run, a JSON sidecar of metadata, a summary table, charts and a report.
+    Run(run::RunArgs),
+    /// Merge the CSV outputs of the shards of one experiment (checks every job is there once).
+    Merge(run::MergeArgs),
 }
 
 /// `sudolab solve ... | head` should stop quietly when `head` exits, as Unix tools do, rather
@@ -82,6 +88,8 @@ pub fn main() -> ExitCode {
         Command::Stats(args) => reduce::stats(args),
         Command::Decode(args) => reduce::decode(args),
         Command::Dlx(args) => reduce::dlx(args),
+        Command::Run(args) => run::run(args),
+        Command::Merge(args) => run::merge(args),
     };
     match result {
         Ok(code) => code,
@@ -127,7 +135,7 @@ pub struct PuzzleSet {
     pub puzzles: Vec<SourcedPuzzle>,
 }
 
-fn parse_box(s: &str) -> Result<(usize, usize), String> {
+pub(crate) fn parse_box(s: &str) -> Result<(usize, usize), String> {
     let (r, c) = s
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("{s:?}: expected RxC, e.g. 2x3"))?;
