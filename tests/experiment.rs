@@ -469,3 +469,39 @@ fn shards_merge_into_the_unsharded_run() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("fingerprint"), "{}", stderr(&o));
 }
+
+/// Breadth-first search on an empty 9x9 grid grows its queue without end: `live` must stop it
+/// with `memory-limit` while the process stays small. (With the default 4,000,000 live nodes
+/// the same run peaks near 0.5 GB; see the README.)
+#[test]
+fn bnb_on_an_empty_grid_stops_at_the_live_node_limit_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "empty.txt", &format!("{}\n", ".".repeat(81)));
+    write(
+        d,
+        "b.toml",
+        "name = \"b\"\nmax_solutions = 0\n[[datasets]]\npath = \"empty.txt\"\n\
+         [[engines]]\nengine = \"bnb\"\nlimits = { live = 200000 }\n",
+    );
+    // Reaped by wait4 below, which also gives its peak RSS.
+    #[allow(clippy::zombie_processes)]
+    let child = sudolab(d)
+        .args(["run", "b.toml", "--no-charts"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: zeroed rusage is a valid value; wait4 on our own child's pid.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    let peak_mb = usage.ru_maxrss / 1024;
+    assert!(peak_mb < 150, "peak RSS {peak_mb} MB");
+    let out = d.join("results/b.csv");
+    assert_eq!(column(&out, "status"), ["memory-limit"]);
+    let live: u64 = column(&out, "max_live")[0].parse().unwrap();
+    assert!(live <= 200000 && live > 100000, "{live}");
+}
