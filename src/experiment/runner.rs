@@ -232,6 +232,9 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let limits: Vec<Limits> = (0..exp.engines.len()).map(|c| exp.limits(c)).collect();
     let skipped = plan.len() - todo.len();
     let written = vec![false; todo.len()];
+    let mut earlier = earlier;
+    // Grown once, not by doubling: a row is about 1 KB and there may be millions.
+    earlier.reserve_exact(todo.len());
     let shared = Arc::new(Shared {
         exp,
         datasets: loaded,
