@@ -8,6 +8,7 @@
 mod engines_cmd;
 mod plot_cmd;
 mod reduce;
+mod run;
 mod solve;
 mod tile;
 mod verify;
@@ -60,6 +61,11 @@ enum Command {
     /// Fit jigsaw pieces together on the board (DLX or the seed's backtracking), then solve
     /// each tiling as a jigsaw sudoku.
     Tile(tile::TileArgs),
+    /// Run an experiment file: puzzle files x engine configurations x repetitions, one CSV row
+    /// per run, a JSON sidecar of metadata, a summary table, charts and a report.
+    Run(run::RunArgs),
+    /// Merge the CSV outputs of the shards of one experiment (checks every job is there once).
+    Merge(run::MergeArgs),
 }
 
 /// `sudolab solve ... | head` should stop quietly when `head` exits, as Unix tools do, rather
@@ -94,6 +100,8 @@ pub fn main() -> ExitCode {
         Command::Plot(args) => plot_cmd::plot(args),
         Command::Report(args) => plot_cmd::report(args),
         Command::Tile(args) => tile::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Merge(args) => run::merge(args),
     };
     match result {
         Ok(code) => code,
@@ -139,7 +147,7 @@ pub struct PuzzleSet {
     pub puzzles: Vec<SourcedPuzzle>,
 }
 
-fn parse_box(s: &str) -> Result<(usize, usize), String> {
+pub(crate) fn parse_box(s: &str) -> Result<(usize, usize), String> {
     let (r, c) = s
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("{s:?}: expected RxC, e.g. 2x3"))?;

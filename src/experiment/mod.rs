@@ -1,11 +1,20 @@
 //! Experiments: puzzle sets x engine configurations x repetitions, run with limits, one CSV
 //! row per run ([`record`]), summarised per configuration ([`summary`]).
 //!
+//! An experiment is a TOML file ([`config`]) expanded into numbered jobs ([`jobs`]), run by
+//! [`runner`] on several threads with a watchdog, written as CSV rows plus a JSON sidecar of
+//! metadata ([`sidecar`]); shards of one experiment run apart are joined by [`merge`].
+//!
 //! Conventions follow the SAT-competition practice: per-run CPU time beside wall time, a
 //! per-run time limit, PAR-2 scoring, the median of repeated runs, machine metadata saved
 //! beside the results.
 
+pub mod config;
+pub mod jobs;
+pub mod merge;
 pub mod record;
+pub mod runner;
+pub mod sidecar;
 pub mod summary;
 
 pub use record::{puzzle_text, read_records, Record, RunKey, COLUMNS};

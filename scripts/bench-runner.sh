@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Benchmarks of the experiment runner (`sudolab run`):
+#
+#  (a) overhead: CPU time (user + system, whole process, parsing included) of
+#      `sudolab run experiments/bench-overhead.toml` (the `human` engine on the 49,151 puzzles
+#      of data/royle-17clue.txt, one thread, one CSV row written per job) against
+#      `examples/engine_loop.rs` doing the same solving without the runner. Target: <= 5 %.
+#  (b) threads: wall time of experiments/bench-threads.toml with --threads 1 and --threads 2.
+#      Target: speed-up >= 1.8 on an otherwise idle two-core machine.
+#
+# The two sides of each comparison run interleaved, ROUNDS times (default 5), and the medians
+# are compared. The load average is printed before and after: on a shared machine, quote it
+# with the figures.
+#
+#   bash scripts/bench-runner.sh            # ROUNDS=9 bash scripts/bench-runner.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-5}
+
+cargo build --release --locked --bin sudolab --example engine_loop >&2
+BIN=target/release/sudolab
+LOOP=target/release/examples/engine_loop
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# measure CMD...: prints "cpu_seconds wall_seconds" of the command (its children included).
+measure() {
+    local TIMEFORMAT='%U %S %R'
+    { time "$@" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }; } 2>"$tmp/time"
+    awk '{ printf "%.3f %.3f\n", $1 + $2, $3 }' "$tmp/time"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== (a) runner overhead: human on data/royle-17clue.txt, one thread, CPU seconds"
+: >"$tmp/direct"
+: >"$tmp/runner"
+for i in $(seq "$ROUNDS"); do
+    d=$(measure "$LOOP" data/royle-17clue.txt human)
+    rm -f "$tmp"/o.csv "$tmp"/o.json
+    r=$(measure "$BIN" run experiments/bench-overhead.toml --no-charts --out "$tmp/o.csv")
+    echo "${d% *}" >>"$tmp/direct"
+    echo "${r% *}" >>"$tmp/runner"
+    echo "round $i: direct cpu ${d% *} s (wall ${d#* }), runner cpu ${r% *} s (wall ${r#* })," \
+        "ratio $(awk -v a="${r% *}" -v b="${d% *}" 'BEGIN { printf "%.3f", a / b }')"
+done
+md=$(median <"$tmp/direct")
+mr=$(median <"$tmp/runner")
+echo "median: direct $md s, runner $mr s, overhead $(awk -v a="$mr" -v b="$md" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }')" \
+    "($(awk -v a="$mr" -v b="$md" 'BEGIN { printf "%.2f", (a - b) / 49151 * 1e6 }') us per row)"
+
+echo "== (b) threads: experiments/bench-threads.toml, wall seconds"
+: >"$tmp/t1"
+: >"$tmp/t2"
+for i in $(seq "$ROUNDS"); do
+    rm -f "$tmp"/t.csv "$tmp"/t.json
+    a=$(measure "$BIN" run experiments/bench-threads.toml --no-charts --threads 1 --out "$tmp/t.csv")
+    rm -f "$tmp"/t.csv "$tmp"/t.json
+    b=$(measure "$BIN" run experiments/bench-threads.toml --no-charts --threads 2 --out "$tmp/t.csv")
+    echo "${a#* }" >>"$tmp/t1"
+    echo "${b#* }" >>"$tmp/t2"
+    echo "round $i: 1 thread ${a#* } s, 2 threads ${b#* } s," \
+        "speed-up $(awk -v a="${a#* }" -v b="${b#* }" 'BEGIN { printf "%.2f", a / b }')"
+done
+m1=$(median <"$tmp/t1")
+m2=$(median <"$tmp/t2")
+echo "median: 1 thread $m1 s, 2 threads $m2 s, speed-up $(awk -v a="$m1" -v b="$m2" 'BEGIN { printf "%.2f", a / b }')"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

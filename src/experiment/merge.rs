@@ -1,0 +1,206 @@
+//! `sudolab merge`: joins the outputs of the shards of one experiment into one CSV.
+//!
+//! Every input must have its sidecar, and all sidecars must name the same experiment and
+//! fingerprint (the same experiment file text) and the same `jobs_total`. The union of the
+//! rows must hold every job `0..jobs_total` exactly once; otherwise nothing is written and the
+//! error lists the missing and the doubled jobs (as ranges, with the files holding doubles).
+//! The merged CSV is sorted by job (each row keeps its `shard` cell); the merged sidecar is
+//! the first input's with `shard` null, `jobs_shard` = `jobs_total`, `start`/`end` the
+//! earliest/latest of the inputs, `status_counts` recomputed, and `merged_from` holding every
+//! input's sidecar.
+
+use super::record::{read_records, Record};
+use super::sidecar;
+use anyhow::{bail, Context};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What a merge wrote.
+pub struct MergeReport {
+    pub output: PathBuf,
+    pub sidecar: PathBuf,
+    pub records: Vec<Record>,
+}
+
+/// Merges `inputs` into `out` (refused if `out` exists, unless `force`).
+pub fn merge(
+    inputs: &[PathBuf],
+    out: &Path,
+    force: bool,
+    command: &[String],
+) -> anyhow::Result<MergeReport> {
+    if inputs.is_empty() {
+        bail!("merge: no input files");
+    }
+    if out.exists() && !force {
+        bail!(
+            "{}: already exists; pass --force to replace it",
+            out.display()
+        );
+    }
+    let mut metas = Vec::new();
+    for input in inputs {
+        if input == out {
+            bail!("{}: is both an input and the output", out.display());
+        }
+        let side = sidecar::sidecar_path(input);
+        let meta = sidecar::read(&side)
+            .with_context(|| format!("{}: its sidecar is needed to merge it", input.display()))?;
+        metas.push((input, side, meta));
+    }
+    let field = |v: &Value, k: &str| v.get(k).cloned().unwrap_or(Value::Null);
+    let (_, first_side, first) = &metas[0];
+    for (_, side, meta) in &metas[1..] {
+        for key in ["experiment", "fingerprint", "jobs_total"] {
+            if field(meta, key) != field(first, key) {
+                bail!(
+                    "{}: {key} is {}, but {} has {}: these outputs are not shards of one experiment",
+                    side.display(),
+                    field(meta, key),
+                    first_side.display(),
+                    field(first, key)
+                );
+            }
+        }
+    }
+    let total = first
+        .get("jobs_total")
+        .and_then(Value::as_u64)
+        .with_context(|| format!("{}: no jobs_total", first_side.display()))?;
+
+    let mut records = Vec::new();
+    let mut holders: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
+    for (i, input) in inputs.iter().enumerate() {
+        for r in read_records(std::slice::from_ref(input))? {
+            holders.entry(r.job).or_default().push(i);
+            records.push(r);
+        }
+    }
+    let missing: Vec<u64> = (0..total).filter(|j| !holders.contains_key(j)).collect();
+    let doubled: Vec<(u64, &Vec<usize>)> = holders
+        .iter()
+        .filter(|(_, h)| h.len() > 1)
+        .map(|(&j, h)| (j, h))
+        .collect();
+    let extra: Vec<u64> = holders.keys().copied().filter(|&j| j >= total).collect();
+    if !missing.is_empty() || !doubled.is_empty() || !extra.is_empty() {
+        let mut msg =
+            format!("merge: the inputs do not hold each of the {total} jobs exactly once");
+        if !missing.is_empty() {
+            msg += &format!("; missing {} job(s): {}", missing.len(), ranges(&missing));
+        }
+        if !doubled.is_empty() {
+            let shown: Vec<String> = doubled
+                .iter()
+                .take(10)
+                .map(|(j, h)| {
+                    let files: Vec<String> =
+                        h.iter().map(|&i| inputs[i].display().to_string()).collect();
+                    format!("{j} (in {})", files.join(", "))
+                })
+                .collect();
+            msg += &format!(
+                "; doubled {} job(s): {}{}",
+                doubled.len(),
+                shown.join(", "),
+                if doubled.len() > 10 { ", ..." } else { "" }
+            );
+        }
+        if !extra.is_empty() {
+            msg += &format!("; jobs beyond jobs_total: {}", ranges(&extra));
+        }
+        bail!(msg);
+    }
+    records.sort_by_key(|r| r.job);
+
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create directory", dir.display()))?;
+    }
+    let tmp = out.with_extension("csv.tmp");
+    {
+        let mut w = csv::Writer::from_path(&tmp)
+            .with_context(|| format!("{}: cannot create", tmp.display()))?;
+        for r in &records {
+            w.serialize(r)?;
+        }
+        w.flush()
+            .with_context(|| format!("{}: cannot write", tmp.display()))?;
+    }
+    std::fs::rename(&tmp, out).with_context(|| format!("{}: cannot write", out.display()))?;
+
+    let mut status_counts: BTreeMap<&str, u64> = BTreeMap::new();
+    for r in &records {
+        *status_counts.entry(&r.status).or_insert(0) += 1;
+    }
+    let starts = metas
+        .iter()
+        .filter_map(|(_, _, m)| m.get("start")?.as_str());
+    let ends: Vec<Option<&str>> = metas
+        .iter()
+        .map(|(_, _, m)| m.get("end").and_then(Value::as_str))
+        .collect();
+    let mut meta = first.clone();
+    meta["shard"] = Value::Null;
+    meta["jobs_shard"] = json!(total);
+    meta["start"] = json!(starts.min());
+    // A shard killed and completed by hand has no end: then neither has the merge.
+    meta["end"] = if ends.iter().all(Option::is_some) {
+        json!(ends.iter().flatten().max())
+    } else {
+        Value::Null
+    };
+    meta["status_counts"] = json!(status_counts);
+    meta["merge_command"] = json!(command);
+    meta["merged_from"] = Value::Array(
+        metas
+            .iter()
+            .map(|(input, _, m)| json!({"csv": input, "sidecar": m}))
+            .collect(),
+    );
+    let side = sidecar::sidecar_path(out);
+    sidecar::write(&side, &meta)?;
+    Ok(MergeReport {
+        output: out.to_path_buf(),
+        sidecar: side,
+        records,
+    })
+}
+
+/// `[1,2,3,7,9,10]` -> `1-3, 7, 9-10`, at most 20 ranges shown.
+fn ranges(jobs: &[u64]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < jobs.len() {
+        let mut j = i;
+        while j + 1 < jobs.len() && jobs[j + 1] == jobs[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            jobs[i].to_string()
+        } else {
+            format!("{}-{}", jobs[i], jobs[j])
+        });
+        i = j + 1;
+    }
+    if parts.len() > 20 {
+        let n = parts.len();
+        parts.truncate(20);
+        parts.push(format!("... ({} more ranges)", n - 20));
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_ranges() {
+        assert_eq!(ranges(&[1, 2, 3, 7, 9, 10]), "1-3, 7, 9-10");
+        assert_eq!(ranges(&[4]), "4");
+        let many: Vec<u64> = (0..50).map(|i| i * 2).collect();
+        assert!(ranges(&many).ends_with("(30 more ranges)"));
+    }
+}

@@ -1,0 +1,928 @@
+//! `sudolab run`: runs an experiment's jobs on T threads, one CSV row per job, with a watchdog.
+//!
+//! **Validation first.** The experiment file is parsed and every engine configuration made
+//! ([`super::config`]), then every dataset file is read; any error stops before a job runs
+//! (exit 2). A puzzle with clashing givens is not an error: engines answer `unsat`.
+//!
+//! **Threads.** T worker threads (`--threads`, else `threads` of the file, else all cores)
+//! take jobs from a shared queue in run order ([`super::jobs`]); each job runs on one thread,
+//! and each thread keeps one engine per configuration (engines cache per-geometry work, and
+//! CPU time is per thread, see [`crate::timing`]). Plain threads rather than a rayon pool: an
+//! engine that ignores its clock holds its thread forever, and the runner must be able to
+//! start a replacement thread and finish without joining the stuck one.
+//!
+//! **Watchdog.** The main thread watches the jobs in flight every 20 ms. At a job's time limit
+//! it sets the job's cancel flag (engines also poll their own clock). If the job is still
+//! running at the *hard deadline*, 2 x time limit + 1 s after it started, the watchdog writes
+//! its row itself as `time-limit` with a note saying the engine did not stop and its thread
+//! was abandoned (`solve_s` is then the wall time, CPU time being unknown; node counts are
+//! empty), starts a replacement thread, and discards the late result if it ever arrives. The
+//! run then ends normally; the process exits with the stuck thread still running. Jobs
+//! without a time limit have no deadline.
+//!
+//! **Failures are rows.** An engine that cannot be made, returns an invalid solution or
+//! panics (caught with `catch_unwind`; the engine object is then dropped and made anew) gives
+//! a row with status `error` and the reason in `note`, and the run goes on.
+//!
+//! **Output.** Rows are appended in the order jobs finish, each written with one `write`
+//! system call as soon as it is complete (so a killed run loses only the jobs in flight, and
+//! never tears a row except the one being written). The header is written once, when the file
+//! is created. An existing output is never overwritten: without `--resume`, an existing file
+//! is an error. With `--resume`, a torn last line is cut off, the jobs already present (by
+//! `job` number) are skipped, the sidecar's fingerprint and shard must match, and the missing
+//! jobs are appended: the rows then equal those of an uninterrupted run (timings aside).
+//! `--resume` on a missing output simply starts it, so a batch script can always pass it.
+//!
+//! **Afterwards.** The sidecar ([`super::sidecar`]) is written at the start and the end; the
+//! summary of every row of the output (a resumed run summarises all of it) is returned for the
+//! CLI to print; charts and the HTML report are drawn next to the output unless disabled, and
+//! their failure is only a warning.
+
+use super::config::{self, EngineFactory, Experiment};
+use super::jobs::{self, Job, Shard};
+use super::record::{puzzle_text, Record, RunKey, COLUMNS};
+use super::sidecar;
+use crate::engines::{self, Engine, Limits, Outcome, Stats, Status};
+use crate::plot;
+use crate::puzzle::{read_file, Puzzle};
+use anyhow::{bail, Context};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How often the watchdog looks at the jobs in flight.
+const TICK: Duration = Duration::from_millis(20);
+
+/// The hard deadline of a job with time limit `limit`: 2 x limit + 1 s after its start.
+pub fn hard_deadline(limit: Duration) -> Duration {
+    limit * 2 + Duration::from_secs(1)
+}
+
+/// What `sudolab run` was asked.
+#[derive(Clone)]
+pub struct RunOptions {
+    pub threads: Option<usize>,
+    pub shard: Option<Shard>,
+    pub resume: bool,
+    /// Output CSV instead of the file's `output`.
+    pub out: Option<PathBuf>,
+    /// Draw the charts and the report after the run.
+    pub charts: bool,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+    /// The command line, for the sidecar.
+    pub command: Vec<String>,
+    pub factory: Arc<EngineFactory>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            threads: None,
+            shard: None,
+            resume: false,
+            out: None,
+            charts: true,
+            progress: false,
+            command: Vec::new(),
+            factory: Arc::new(config::registered_engine),
+        }
+    }
+}
+
+/// What a run did.
+pub struct RunReport {
+    pub output: PathBuf,
+    pub sidecar: PathBuf,
+    /// Every row of the output (earlier sessions included), sorted by job.
+    pub records: Vec<Record>,
+    /// Jobs run by this invocation (rows written).
+    pub ran: usize,
+    /// Jobs skipped because the output already had them (`--resume`).
+    pub skipped: usize,
+    /// Jobs whose thread was abandoned at the hard deadline.
+    pub abandoned: usize,
+}
+
+/// A dataset's puzzles and their `puzzle` column (computed once per puzzle, only for the
+/// puzzles of this shard).
+struct Loaded {
+    puzzles: Vec<Puzzle>,
+    texts: Vec<String>,
+}
+
+/// Runs the experiment file `path`.
+pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
+    let exp = config::load(path, &*opts.factory)?;
+    let output = opts.out.clone().unwrap_or_else(|| exp.output.clone());
+    let side = sidecar::sidecar_path(&output);
+    if output.exists() && !opts.resume {
+        bail!(
+            "{}: already exists; pass --resume to continue it, or --out to write elsewhere",
+            output.display()
+        );
+    }
+
+    let mut loaded = load_datasets(&exp)?;
+    let counts: Vec<usize> = loaded.iter().map(|d| d.puzzles.len()).collect();
+    let all = jobs::all_jobs(&counts, exp.engines.len(), exp.repetitions);
+    let plan = jobs::plan(&all, opts.shard, exp.seed);
+    for job in &plan {
+        let d = &mut loaded[job.dataset as usize];
+        let p = job.puzzle as usize;
+        if d.texts[p].is_empty() {
+            d.texts[p] = puzzle_text(&d.puzzles[p]);
+        }
+    }
+    let shard_text = opts.shard.map(|s| s.to_string()).unwrap_or_default();
+
+    let mut earlier_sessions = Vec::new();
+    let mut first_start = None;
+    let (file, done, earlier) = if output.exists() {
+        let previous = sidecar::read(&side).with_context(|| {
+            format!(
+                "{}: cannot resume without its sidecar {}",
+                output.display(),
+                side.display()
+            )
+        })?;
+        check_same_run(&previous, &exp, &shard_text, &side)?;
+        if let Some(s) = previous.get("sessions").and_then(Value::as_array) {
+            earlier_sessions = s.clone();
+        }
+        first_start = previous.get("start").cloned();
+        let (file, done, earlier) = open_for_resume(&output)?;
+        let mine: BTreeSet<u64> = plan.iter().map(|j| j.job).collect();
+        if let Some(j) = done.iter().find(|j| !mine.contains(j)) {
+            bail!(
+                "{}: has job {j}, which is not a job of this experiment and shard",
+                output.display()
+            );
+        }
+        (file, done, earlier)
+    } else {
+        if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("{}: cannot create directory", dir.display()))?;
+        }
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&output)
+            .with_context(|| format!("{}: cannot create", output.display()))?;
+        file.write_all(format!("{}\n", COLUMNS.join(",")).as_bytes())
+            .with_context(|| format!("{}: cannot write", output.display()))?;
+        (file, BTreeSet::new(), Vec::new())
+    };
+
+    let todo: Vec<Job> = plan
+        .iter()
+        .filter(|j| !done.contains(&j.job))
+        .copied()
+        .collect();
+    let threads = opts
+        .threads
+        .or(exp.threads)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+
+    let start = sidecar::now_rfc3339();
+    let (git_commit, git_dirty) = sidecar::git_commit();
+    let mut session = json!({
+        "start": start,
+        "end": null,
+        "command": opts.command,
+        "threads": threads,
+        "jobs_run": null,
+        "jobs_abandoned": null,
+    });
+    let mut sessions = earlier_sessions.clone();
+    sessions.push(session.clone());
+    let mut meta = json!({
+        "experiment": exp.name,
+        "fingerprint": exp.fingerprint,
+        "config_path": exp.path,
+        "config": exp.source_json(),
+        "resolved": exp,
+        "sudolab_version": env!("CARGO_PKG_VERSION"),
+        "git_commit": git_commit,
+        "git_dirty": git_dirty,
+        "machine": sidecar::machine(),
+        "command": opts.command,
+        "threads": threads,
+        "shard": opts.shard.map(|s| s.to_string()),
+        "jobs_total": all.len(),
+        "jobs_shard": plan.len(),
+        "start": first_start.unwrap_or_else(|| json!(start)),
+        "end": null,
+        "status_counts": null,
+        "sessions": sessions,
+    });
+    sidecar::write(&side, &meta)?;
+
+    let limits: Vec<Limits> = (0..exp.engines.len()).map(|c| exp.limits(c)).collect();
+    let skipped = plan.len() - todo.len();
+    let written = vec![false; todo.len()];
+    let mut earlier = earlier;
+    // Grown once, not by doubling: a row is about 1 KB and there may be millions.
+    earlier.reserve_exact(todo.len());
+    let shared = Arc::new(Shared {
+        exp,
+        datasets: loaded,
+        limits,
+        todo,
+        shard: shard_text,
+        next: AtomicUsize::new(0),
+        out: Mutex::new(Out {
+            file,
+            path: output.clone(),
+            written,
+            records: earlier,
+        }),
+        finished: AtomicUsize::new(0),
+        failure: Mutex::new(None),
+        stop: AtomicBool::new(false),
+        factory: opts.factory.clone(),
+    });
+    let abandoned = execute(&shared, threads, opts.progress)?;
+
+    // The rows of the file, kept in memory as they were written rather than read back
+    // (reading 50,000 rows back costs more than a percent of a fast engine's run).
+    let mut records = std::mem::take(&mut lock(&shared.out).records);
+    // Job order, not completion order: the summary lists configurations as the file does.
+    records.sort_by_key(|r| r.job);
+    let mut status_counts: BTreeMap<String, u64> = BTreeMap::new();
+    for r in &records {
+        *status_counts.entry(r.status.clone()).or_insert(0) += 1;
+    }
+    let end = sidecar::now_rfc3339();
+    session["end"] = json!(end);
+    session["jobs_run"] = json!(shared.todo.len());
+    session["jobs_abandoned"] = json!(abandoned);
+    let mut sessions = earlier_sessions;
+    sessions.push(session);
+    meta["end"] = json!(end);
+    meta["status_counts"] = json!(status_counts);
+    meta["sessions"] = json!(sessions);
+    sidecar::write(&side, &meta)?;
+
+    if opts.charts {
+        draw_charts(&shared.exp.charts, &records, &output, &meta);
+    }
+    Ok(RunReport {
+        output,
+        sidecar: side,
+        records,
+        ran: shared.todo.len(),
+        skipped,
+        abandoned,
+    })
+}
+
+/// Reads every dataset (all files before any job, so a bad file is bad input, not a result).
+fn load_datasets(exp: &Experiment) -> anyhow::Result<Vec<Loaded>> {
+    let mut out = Vec::new();
+    for (i, d) in exp.datasets.iter().enumerate() {
+        let (_, puzzles) = read_file(&d.path, &d.read_options)
+            .map_err(|e| anyhow::anyhow!("{e} (datasets[{i}] of {})", exp.path.display()))?;
+        let mut puzzles: Vec<Puzzle> = puzzles.into_iter().map(|p| p.puzzle).collect();
+        if let Some(k) = d.first {
+            puzzles.truncate(k as usize);
+        }
+        let texts = vec![String::new(); puzzles.len()];
+        out.push(Loaded { puzzles, texts });
+    }
+    Ok(out)
+}
+
+/// An output may only be resumed by the experiment file (same text) and shard that began it.
+fn check_same_run(
+    previous: &Value,
+    exp: &Experiment,
+    shard: &str,
+    side: &Path,
+) -> anyhow::Result<()> {
+    let fp = previous.get("fingerprint").and_then(Value::as_str);
+    if fp != Some(exp.fingerprint.as_str()) {
+        bail!(
+            "{}: written by a different experiment file (fingerprint {}, {} now has {}); \
+             use --out to start a new output",
+            side.display(),
+            fp.unwrap_or("missing"),
+            exp.path.display(),
+            exp.fingerprint
+        );
+    }
+    let was = previous.get("shard").and_then(Value::as_str).unwrap_or("");
+    if was != shard {
+        bail!(
+            "{}: written for shard {:?}, not {:?}",
+            side.display(),
+            was,
+            shard
+        );
+    }
+    Ok(())
+}
+
+/// Opens an output to append to: checks the header, cuts off a torn last row, returns the
+/// jobs it holds.
+fn open_for_resume(path: &Path) -> anyhow::Result<(File, BTreeSet<u64>, Vec<Record>)> {
+    let data = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    // A run killed while writing leaves a last line without its newline: cut it off.
+    let mut keep = data.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut done = BTreeSet::new();
+    let mut earlier = Vec::new();
+    let header = format!("{}\n", COLUMNS.join(","));
+    let mut write_header = false;
+    if keep == 0 {
+        write_header = true;
+    } else {
+        if !data.starts_with(header.as_bytes()) {
+            bail!(
+                "{}:1: not a sudolab run output (the header differs from this version's)",
+                path.display()
+            );
+        }
+        let mut reader = csv::Reader::from_reader(&data[..keep]);
+        let headers = reader.byte_headers()?.clone();
+        let mut row = csv::ByteRecord::new();
+        let mut good_end = reader.position().byte() as usize;
+        loop {
+            match reader.read_byte_record(&mut row) {
+                Ok(false) => break,
+                Ok(true) => match row.deserialize::<Record>(Some(&headers)) {
+                    Ok(r) => {
+                        if !done.insert(r.job) {
+                            bail!(
+                                "{}:{}: job {} appears twice",
+                                path.display(),
+                                reader.position().line(),
+                                r.job
+                            );
+                        }
+                        good_end = reader.position().byte() as usize;
+                        earlier.push(r);
+                    }
+                    Err(e) => {
+                        check_last(&mut reader, path, &e.to_string())?;
+                        break;
+                    }
+                },
+                Err(e) => {
+                    check_last(&mut reader, path, &e.to_string())?;
+                    break;
+                }
+            }
+        }
+        keep = good_end;
+    }
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("{}: cannot open for writing", path.display()))?;
+    file.set_len(keep as u64)
+        .with_context(|| format!("{}: cannot truncate", path.display()))?;
+    drop(file);
+    let mut file = OpenOptions::new()
+        .append(true)
+        .open(path)
+        .with_context(|| format!("{}: cannot open for appending", path.display()))?;
+    if write_header {
+        file.write_all(header.as_bytes())?;
+    }
+    Ok((file, done, earlier))
+}
+
+/// A bad row is forgiven only as the last one (a torn write); elsewhere the file is corrupt.
+fn check_last(reader: &mut csv::Reader<&[u8]>, path: &Path, err: &str) -> anyhow::Result<()> {
+    let line = reader.position().line();
+    let mut rest = csv::ByteRecord::new();
+    if matches!(reader.read_byte_record(&mut rest), Ok(true)) {
+        bail!("{}:{line}: bad row: {err}", path.display());
+    }
+    Ok(())
+}
+
+// ---- execution ------------------------------------------------------------------------------
+
+struct Shared {
+    exp: Experiment,
+    datasets: Vec<Loaded>,
+    /// Per configuration (without a cancel flag; each thread adds its own).
+    limits: Vec<Limits>,
+    /// This invocation's jobs, in run order.
+    todo: Vec<Job>,
+    shard: String,
+    next: AtomicUsize,
+    out: Mutex<Out>,
+    /// Rows written by this invocation.
+    finished: AtomicUsize,
+    /// The first write error: the run stops.
+    failure: Mutex<Option<String>>,
+    stop: AtomicBool,
+    factory: Arc<EngineFactory>,
+}
+
+struct Out {
+    file: File,
+    path: PathBuf,
+    /// Per position in `todo`: whether its row is written (by its thread or the watchdog).
+    written: Vec<bool>,
+    /// Every row of the file: the earlier sessions' and this one's.
+    records: Vec<Record>,
+}
+
+/// One worker thread as the watchdog sees it.
+struct Slot {
+    current: Mutex<Option<Running>>,
+    /// Set by the watchdog when it gives up on the thread; the thread then exits at once.
+    abandoned: AtomicBool,
+    cancel: Arc<AtomicBool>,
+}
+
+struct Running {
+    pos: usize,
+    started: Instant,
+    soft: Option<Instant>,
+    hard: Option<Instant>,
+}
+
+/// Locks, ignoring poison: a panic is caught per job, and the data behind these locks stays
+/// consistent at every unlock.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Shared {
+    fn key<'a>(&'a self, job: &Job) -> RunKey<'a> {
+        let c = &self.exp.engines[job.config as usize];
+        RunKey {
+            experiment: &self.exp.name,
+            dataset: &self.exp.datasets[job.dataset as usize].name,
+            puzzle_index: job.puzzle as u64 + 1,
+            config: &c.label,
+            spec: Some(&c.spec),
+            repetition: job.repetition as u64,
+            shard: &self.shard,
+            job: job.job,
+        }
+    }
+
+    fn record(&self, job: &Job, outcome: &Outcome) -> Record {
+        let d = &self.datasets[job.dataset as usize];
+        let p = job.puzzle as usize;
+        Record::new(
+            &self.key(job),
+            &d.puzzles[p],
+            &d.texts[p],
+            &self.limits[job.config as usize],
+            outcome,
+        )
+    }
+
+    /// Appends the row of `todo[pos]` unless it is already written. One `write` call.
+    fn write_row(&self, pos: usize, bytes: &[u8], record: Record) -> bool {
+        let mut out = lock(&self.out);
+        if out.written[pos] {
+            return false;
+        }
+        match out.file.write_all(bytes) {
+            Ok(()) => {
+                out.written[pos] = true;
+                out.records.push(record);
+                self.finished.fetch_add(1, Ordering::SeqCst);
+                true
+            }
+            Err(e) => {
+                let mut f = lock(&self.failure);
+                if f.is_none() {
+                    *f = Some(format!("{}: cannot write: {e}", out.path.display()));
+                }
+                self.stop.store(true, Ordering::SeqCst);
+                false
+            }
+        }
+    }
+}
+
+/// A `Write` into a buffer the worker can also reach: the csv writer formats a row into it,
+/// then the worker writes it out whole and clears it.
+struct RowBuf(Rc<RefCell<Vec<u8>>>);
+
+impl Write for RowBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn worker(shared: Arc<Shared>, slot: Arc<Slot>) {
+    let configs = shared.exp.engines.len();
+    let mut engines: Vec<Option<Box<dyn Engine>>> = (0..configs).map(|_| None).collect();
+    let limits: Vec<Limits> = shared
+        .limits
+        .iter()
+        .map(|l| Limits {
+            cancel: Some(slot.cancel.clone()),
+            ..l.clone()
+        })
+        .collect();
+    let bytes = Rc::new(RefCell::new(Vec::with_capacity(1024)));
+    let mut csv = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(RowBuf(bytes.clone()));
+    loop {
+        if shared.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let pos = shared.next.fetch_add(1, Ordering::Relaxed);
+        let Some(job) = shared.todo.get(pos) else {
+            return;
+        };
+        let c = job.config as usize;
+        let limits = &limits[c];
+        {
+            let mut current = lock(&slot.current);
+            slot.cancel.store(false, Ordering::SeqCst);
+            let started = Instant::now();
+            *current = Some(Running {
+                pos,
+                started,
+                soft: limits.time_limit.map(|t| started + t),
+                hard: limits.time_limit.map(|t| started + hard_deadline(t)),
+            });
+        }
+        let outcome = solve(&shared, job, &mut engines[c], limits);
+        {
+            let mut current = lock(&slot.current);
+            *current = None;
+            if slot.abandoned.load(Ordering::SeqCst) {
+                // The watchdog wrote this job's row and started a replacement thread.
+                return;
+            }
+        }
+        let record = shared.record(job, &outcome);
+        let written = csv.serialize(&record).and_then(|()| Ok(csv.flush()?));
+        if let Err(e) = written {
+            // Cannot happen for an in-memory buffer; keep the run honest if it does.
+            let mut f = lock(&shared.failure);
+            f.get_or_insert_with(|| format!("cannot format row of job {}: {e}", job.job));
+            shared.stop.store(true, Ordering::SeqCst);
+            return;
+        }
+        shared.write_row(pos, &bytes.borrow(), record);
+        bytes.borrow_mut().clear();
+    }
+}
+
+/// Runs one job: makes the engine if this thread has none for the configuration, then
+/// solves, turning a failure to make it or a panic into an `error` outcome.
+fn solve(
+    shared: &Shared,
+    job: &Job,
+    engine: &mut Option<Box<dyn Engine>>,
+    limits: &Limits,
+) -> Outcome {
+    let spec = &shared.exp.engines[job.config as usize].spec;
+    let puzzle = &shared.datasets[job.dataset as usize].puzzles[job.puzzle as usize];
+    let started = Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        if engine.is_none() {
+            *engine = Some((shared.factory)(spec)?);
+        }
+        let e = engine.as_mut().expect("made above");
+        Ok::<_, String>(engines::run(e.as_mut(), puzzle, limits))
+    }));
+    let failed = |note: String| {
+        let mut o = Outcome::unsupported(note);
+        o.status = Status::Error;
+        o.wall = started.elapsed();
+        o
+    };
+    match result {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(e)) => failed(format!("cannot make engine {spec}: {e}")),
+        Err(panic) => {
+            // The engine may be half-updated: make a fresh one for the next job.
+            *engine = None;
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            failed(format!("engine panicked: {msg}"))
+        }
+    }
+}
+
+fn spawn_worker(shared: &Arc<Shared>, id: usize) -> anyhow::Result<(Arc<Slot>, JoinHandle<()>)> {
+    let slot = Arc::new(Slot {
+        current: Mutex::new(None),
+        abandoned: AtomicBool::new(false),
+        cancel: Arc::new(AtomicBool::new(false)),
+    });
+    let (s, sl) = (shared.clone(), slot.clone());
+    let handle = std::thread::Builder::new()
+        .name(format!("sudolab-run-{id}"))
+        .spawn(move || worker(s, sl))
+        .context("cannot start a worker thread")?;
+    Ok((slot, handle))
+}
+
+/// Runs `shared.todo` on `threads` threads; the calling thread is the watchdog. Returns the
+/// number of abandoned jobs.
+fn execute(shared: &Arc<Shared>, threads: usize, progress: bool) -> anyhow::Result<usize> {
+    let total = shared.todo.len();
+    let threads = threads.min(total.max(1));
+    let bar = if progress {
+        let bar = indicatif::ProgressBar::new(total as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} jobs, eta {eta}",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut workers = Vec::new();
+    for id in 0..threads {
+        workers.push(spawn_worker(shared, id)?);
+    }
+    let mut abandoned = 0;
+    let mut next_id = threads;
+    while shared.finished.load(Ordering::SeqCst) < total {
+        if let Some(e) = lock(&shared.failure).clone() {
+            bar.abandon();
+            bail!(e);
+        }
+        std::thread::sleep(TICK);
+        let now = Instant::now();
+        let mut replacements = 0;
+        for (slot, _) in &workers {
+            if slot.abandoned.load(Ordering::SeqCst) {
+                continue;
+            }
+            let current = lock(&slot.current);
+            let Some(run) = current.as_ref() else {
+                continue;
+            };
+            if run.soft.is_some_and(|s| now >= s) {
+                slot.cancel.store(true, Ordering::SeqCst);
+            }
+            if run.hard.is_some_and(|h| now >= h) {
+                slot.abandoned.store(true, Ordering::SeqCst);
+                let pos = run.pos;
+                let job = shared.todo[pos];
+                let limit = shared.limits[job.config as usize]
+                    .time_limit
+                    .unwrap_or_default();
+                let elapsed = now - run.started;
+                let outcome = Outcome {
+                    status: Status::TimeLimit,
+                    count: 0,
+                    solutions: Vec::new(),
+                    stats: Stats::default(),
+                    build: Duration::ZERO,
+                    solve: elapsed,
+                    wall: elapsed,
+                    note: Some(format!(
+                        "the engine did not stop at its {:.3} s time limit: its thread was \
+                         abandoned at the hard deadline ({:.3} s = 2 x limit + 1 s) and any late \
+                         result discarded; solve_s is wall time (CPU time unknown)",
+                        limit.as_secs_f64(),
+                        elapsed.as_secs_f64()
+                    )),
+                };
+                let mut record = shared.record(&job, &outcome);
+                // The search's counts are unknown, not zero.
+                (record.nodes, record.guesses, record.backtracks) = (None, None, None);
+                let mut w = csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(Vec::new());
+                w.serialize(&record)?;
+                let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+                drop(current);
+                if shared.write_row(pos, &bytes, record) {
+                    abandoned += 1;
+                    eprintln!(
+                        "sudolab: warning: job {} ({} on {} #{}) ignored its time limit; \
+                         its thread was abandoned",
+                        job.job,
+                        shared.exp.engines[job.config as usize].label,
+                        shared.exp.datasets[job.dataset as usize].name,
+                        job.puzzle + 1
+                    );
+                }
+                replacements += 1;
+            }
+        }
+        workers.retain(|(slot, handle)| {
+            !(slot.abandoned.load(Ordering::SeqCst) && handle.is_finished())
+        });
+        for _ in 0..replacements {
+            workers.push(spawn_worker(shared, next_id)?);
+            next_id += 1;
+        }
+        let live = workers
+            .iter()
+            .filter(|(s, h)| !s.abandoned.load(Ordering::SeqCst) && !h.is_finished())
+            .count();
+        let finished = shared.finished.load(Ordering::SeqCst);
+        if live == 0 && finished < total {
+            if let Some(e) = lock(&shared.failure).clone() {
+                bar.abandon();
+                bail!(e);
+            }
+            bail!("internal error: every worker stopped with {finished} of {total} jobs done");
+        }
+        bar.set_position(finished as u64);
+    }
+    bar.finish_and_clear();
+    Ok(abandoned)
+}
+
+/// Charts of the experiment (or the default ones) and the HTML report, next to the output.
+/// Failures are warnings: the rows are the result, the charts a view of them.
+fn draw_charts(specs: &[plot::ChartSpec], records: &[Record], output: &Path, meta: &Value) {
+    use clap::ValueEnum;
+    let dir = output.parent().unwrap_or(Path::new("."));
+    let stem = output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "results".into());
+    let specs = if specs.is_empty() {
+        plot::default_charts(records)
+    } else {
+        specs.to_vec()
+    };
+    let mut drawn = Vec::new();
+    for spec in specs {
+        let kind = spec
+            .kind
+            .to_possible_value()
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default();
+        let metric = spec
+            .metric
+            .clone()
+            .unwrap_or_else(|| if kind == "bars" { "par2_s" } else { "cpu_s" }.to_string());
+        let file = spec
+            .file
+            .clone()
+            .unwrap_or_else(|| format!("{stem}-{kind}-{metric}.svg"));
+        let path = dir.join(file);
+        match plot::render(records, &spec, &path) {
+            Ok(()) => drawn.push((spec, path)),
+            Err(e) => eprintln!("sudolab: warning: chart {}: {e:#}", path.display()),
+        }
+    }
+    let html = dir.join(format!("{stem}.html"));
+    if let Err(e) = plot::report(records, &drawn, std::slice::from_ref(meta), &html) {
+        eprintln!("sudolab: warning: report {}: {e:#}", html.display());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::EngineSpec;
+    use crate::experiment::read_records;
+
+    /// Ignores its limits and its cancel flag: sleeps far past any deadline, as an engine
+    /// stuck in a non-interruptible call (varisat) would.
+    struct Stuck;
+
+    impl Engine for Stuck {
+        fn solve(&mut self, _: &Puzzle, _: &Limits) -> Outcome {
+            std::thread::sleep(Duration::from_secs(60));
+            Outcome::unsupported("woke up")
+        }
+    }
+
+    /// Watches only its cancel flag (no clock): stops when the watchdog cancels it.
+    struct CancelOnly;
+
+    impl Engine for CancelOnly {
+        fn solve(&mut self, _: &Puzzle, limits: &Limits) -> Outcome {
+            let flag = limits
+                .cancel
+                .clone()
+                .expect("the runner gives a cancel flag");
+            let start = Instant::now();
+            while !flag.load(Ordering::SeqCst) {
+                assert!(start.elapsed() < Duration::from_secs(20), "never cancelled");
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let mut o = Outcome::unsupported("cancelled");
+            o.status = Status::TimeLimit;
+            o.wall = start.elapsed();
+            o
+        }
+    }
+
+    struct Panics;
+
+    impl Engine for Panics {
+        fn solve(&mut self, _: &Puzzle, _: &Limits) -> Outcome {
+            panic!("test engine failure")
+        }
+    }
+
+    fn factory(spec: &EngineSpec) -> Result<Box<dyn Engine>, String> {
+        match spec.name.as_str() {
+            "stuck" => Ok(Box::new(Stuck)),
+            "cancel-only" => Ok(Box::new(CancelOnly)),
+            "panics" => Ok(Box::new(Panics)),
+            _ => spec.make(),
+        }
+    }
+
+    fn run_with(engines: &str, time: f64) -> (RunReport, Duration) {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = dir.path().join("e.toml");
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data/pe96.txt");
+        std::fs::write(
+            &cfg,
+            format!(
+                "name = \"w\"\n[limits]\ntime = {time}\n[[datasets]]\npath = \"{data}\"\n\
+                 first = 2\n{engines}"
+            ),
+        )
+        .unwrap();
+        let opts = RunOptions {
+            threads: Some(1),
+            out: Some(dir.path().join("w.csv")),
+            charts: false,
+            factory: Arc::new(factory),
+            ..RunOptions::default()
+        };
+        let t = Instant::now();
+        let report = run(&cfg, &opts).unwrap();
+        let elapsed = t.elapsed();
+        // The rows on disk are the ones reported.
+        assert_eq!(report.records, {
+            let mut r = read_records(std::slice::from_ref(&report.output)).unwrap();
+            r.sort_by_key(|r| r.job);
+            r
+        });
+        (report, elapsed)
+    }
+
+    #[test]
+    fn watchdog_abandons_a_thread_that_ignores_its_limit() {
+        let engines = "[[engines]]\nengine = \"stuck\"\n[[engines]]\nengine = \"human\"\n";
+        let (report, elapsed) = run_with(engines, 0.1);
+        // Two stuck jobs, each abandoned at 2 x 0.1 + 1 = 1.2 s; one thread, replaced each
+        // time, so the human jobs still run.
+        assert_eq!(report.abandoned, 2);
+        assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+        assert!(elapsed >= Duration::from_millis(2400), "{elapsed:?}");
+        let r = &report.records;
+        assert_eq!(r.len(), 4);
+        for rec in r.iter().filter(|r| r.engine == "stuck") {
+            assert_eq!(rec.status, "time-limit");
+            assert!(rec.note.contains("abandoned"), "{}", rec.note);
+            assert!(rec.wall_s >= 1.2 && rec.wall_s < 5.0, "{}", rec.wall_s);
+        }
+        for rec in r.iter().filter(|r| r.engine == "human") {
+            assert_eq!(rec.status, "unique");
+        }
+        let jobs: Vec<u64> = r.iter().map(|r| r.job).collect();
+        assert_eq!(jobs, [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn watchdog_cancels_at_the_time_limit() {
+        let engines = "[[engines]]\nengine = \"cancel-only\"\n";
+        let (report, elapsed) = run_with(engines, 0.1);
+        assert_eq!(report.abandoned, 0);
+        assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
+        for rec in &report.records {
+            assert_eq!(rec.status, "time-limit");
+            assert!(rec.wall_s >= 0.1 && rec.wall_s < 1.0, "{}", rec.wall_s);
+        }
+    }
+
+    #[test]
+    fn a_panic_is_an_error_row_and_the_run_goes_on() {
+        let engines = "[[engines]]\nengine = \"panics\"\n[[engines]]\nengine = \"dlx\"\n";
+        let (report, _) = run_with(engines, 1.0);
+        let statuses: Vec<&str> = report.records.iter().map(|r| r.status.as_str()).collect();
+        assert_eq!(statuses, ["error", "unique", "error", "unique"]);
+        assert!(report.records[0].note.contains("test engine failure"));
+    }
+}

@@ -1,0 +1,162 @@
+//! The JSON sidecar written next to an experiment's CSV (`results/quick.csv` ->
+//! `results/quick.json`): everything needed to know where the rows come from.
+//!
+//! Fields: `experiment`, `fingerprint` (FNV-1a of the experiment file's text), `config_path`,
+//! `config` (the file as written, as JSON), `resolved` (datasets, configurations and limits
+//! with defaults filled in), `sudolab_version`, `git_commit` and `git_dirty` (of the current
+//! directory at run time, `"unknown"`/`null` outside a repository: experiments are run from
+//! the repository whose `data/` they read), `machine` (CPU model, logical cores, memory, OS,
+//! kernel), `command`, `threads`, `shard` (`"i/N"` or `null`), `jobs_total` (the whole
+//! experiment), `jobs_shard` (this output's share), `start` and `end` (RFC 3339 UTC; `end` is
+//! `null` while the run is going on or if it was killed), `status_counts` (over every row of
+//! the output at the end) and `sessions` (one entry per `run`/`--resume` invocation: start,
+//! end, command, threads, jobs run). A merged sidecar also has `merged_from`.
+//!
+//! The sidecar is rewritten whole (to a temporary file, then renamed), at the start and at the
+//! end of a run, so a reader never sees half a file.
+
+use anyhow::Context;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// `results/x.csv` -> `results/x.json`.
+pub fn sidecar_path(csv: &Path) -> PathBuf {
+    csv.with_extension("json")
+}
+
+/// Writes `value` to `path` atomically (temporary file in the same directory, then rename).
+pub fn write(path: &Path, value: &Value) -> anyhow::Result<()> {
+    let tmp = path.with_extension("json.tmp");
+    let text = serde_json::to_string_pretty(value)? + "\n";
+    std::fs::write(&tmp, text).with_context(|| format!("{}: cannot write", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("{}: cannot write", path.display()))?;
+    Ok(())
+}
+
+/// Reads a sidecar. Errors name the file.
+pub fn read(path: &Path) -> anyhow::Result<Value> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("{}: cannot read", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{}: not a JSON sidecar", path.display()))
+}
+
+/// Now as RFC 3339 UTC with seconds, e.g. `2024-05-01T12:00:00Z`.
+pub fn now_rfc3339() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    rfc3339(secs)
+}
+
+/// Seconds since the Unix epoch as RFC 3339 UTC.
+pub fn rfc3339(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (H. Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// The current directory's git commit and whether tracked files differ from it.
+pub fn git_commit() -> (String, Option<bool>) {
+    let run = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match run(&["rev-parse", "HEAD"]) {
+        Some(commit) if !commit.is_empty() => {
+            let dirty =
+                run(&["status", "--porcelain", "--untracked-files=no"]).map(|s| !s.is_empty());
+            (commit, dirty)
+        }
+        _ => ("unknown".to_string(), None),
+    }
+}
+
+/// CPU model, logical cores, memory, OS and kernel, from /proc and /etc (Linux); `null`
+/// where unknown.
+pub fn machine() -> Value {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().to_string());
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let mem_bytes = meminfo
+        .lines()
+        .find(|l| l.starts_with("MemTotal:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<u64>().ok())
+        .map(|kb| kb * 1024);
+    let os_release = std::fs::read_to_string("/etc/os-release").unwrap_or_default();
+    let os = os_release
+        .lines()
+        .find_map(|l| l.strip_prefix("PRETTY_NAME="))
+        .map(|v| v.trim_matches('"').to_string());
+    let kernel = std::process::Command::new("uname")
+        .arg("-srm")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let cores = std::thread::available_parallelism().map(|n| n.get()).ok();
+    let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string());
+    json!({
+        "cpu": cpu,
+        "cores": cores,
+        "memory_bytes": mem_bytes,
+        "os": os,
+        "kernel": kernel,
+        "hostname": hostname,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_dates() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_714_564_800 + 3661), "2024-05-01T13:01:01Z");
+        assert_eq!(rfc3339(4_102_444_799), "2099-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn sidecar_next_to_csv() {
+        assert_eq!(
+            sidecar_path(Path::new("results/q.csv")),
+            PathBuf::from("results/q.json")
+        );
+    }
+}
