@@ -61,7 +61,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         ..RunOptions::default()
     };
     let report = runner::run(&args.config, &opts)?;
-    print!("{}", format_table(&summarize(&report.records)));
+    print!("{}", format_table(&report.summary));
     eprintln!(
         "sudolab: {} job(s) run, {} already done{}; {} rows in {} (metadata: {})",
         report.ran,
@@ -71,7 +71,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         } else {
             String::new()
         },
-        report.records.len(),
+        report.rows,
         report.output.display(),
         report.sidecar.display()
     );

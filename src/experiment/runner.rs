@@ -24,9 +24,12 @@
 //! panics (caught with `catch_unwind`; the engine object is then dropped and made anew) gives
 //! a row with status `error` and the reason in `note`, and the run goes on.
 //!
-//! **Output.** Rows are appended in the order jobs finish, each written with one `write`
-//! system call as soon as it is complete (so a killed run loses only the jobs in flight, and
-//! never tears a row except the one being written). The header is written once, when the file
+//! **Output.** Rows are appended in the order jobs finish. A worker formats its row as soon as
+//! the job ends ([`record::write_row`]: the fields known in advance are formatted once per
+//! puzzle and per configuration) and writes it with one `write` system call, under a lock (so
+//! a killed run loses only the jobs in flight, and never tears a row except the one being
+//! written). A writer thread fed through a channel was tried and measured slower: waking it
+//! costs a futex call per row, more than the `write` itself. The header is written once, when the file
 //! is created. An existing output is never overwritten: without `--resume`, an existing file
 //! is an error. With `--resume`, a torn last line is cut off, the jobs already present (by
 //! `job` number) are skipped, the sidecar's fingerprint and shard must match, and the missing
@@ -40,20 +43,19 @@
 
 use super::config::{self, EngineFactory, Experiment};
 use super::jobs::{self, Job, Shard};
-use super::record::{puzzle_text, Record, RunKey, COLUMNS};
+use super::record::{self, puzzle_text, Record, RowParts, RunKey, COLUMNS};
 use super::sidecar;
+use super::summary::{summarize_runs, RunView, SummaryLine};
 use crate::engines::{self, Engine, Limits, Outcome, Stats, Status};
 use crate::plot;
 use crate::puzzle::{read_file, Puzzle};
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -103,8 +105,10 @@ impl Default for RunOptions {
 pub struct RunReport {
     pub output: PathBuf,
     pub sidecar: PathBuf,
-    /// Every row of the output (earlier sessions included), sorted by job.
-    pub records: Vec<Record>,
+    /// The summary of every row of the output (earlier sessions included), in job order.
+    pub summary: Vec<SummaryLine>,
+    /// Rows in the output (earlier sessions included).
+    pub rows: usize,
     /// Jobs run by this invocation (rows written).
     pub ran: usize,
     /// Jobs skipped because the output already had them (`--resume`).
@@ -113,11 +117,20 @@ pub struct RunReport {
     pub abandoned: usize,
 }
 
-/// A dataset's puzzles and their `puzzle` column (computed once per puzzle, only for the
-/// puzzles of this shard).
+impl RunReport {
+    /// Every row of the output, read back from the file, in job order.
+    pub fn records(&self) -> anyhow::Result<Vec<Record>> {
+        let mut r = super::read_records(std::slice::from_ref(&self.output))?;
+        r.sort_by_key(|r| r.job);
+        Ok(r)
+    }
+}
+
+/// A dataset's puzzles and the first fields of their rows ([`record::puzzle_prefix`],
+/// computed once per puzzle, only for the puzzles of this shard).
 struct Loaded {
     puzzles: Vec<Puzzle>,
-    texts: Vec<String>,
+    prefixes: Vec<String>,
 }
 
 /// Runs the experiment file `path`.
@@ -139,8 +152,14 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     for job in &plan {
         let d = &mut loaded[job.dataset as usize];
         let p = job.puzzle as usize;
-        if d.texts[p].is_empty() {
-            d.texts[p] = puzzle_text(&d.puzzles[p]);
+        if d.prefixes[p].is_empty() {
+            d.prefixes[p] = record::puzzle_prefix(
+                &exp.name,
+                &exp.datasets[job.dataset as usize].name,
+                p as u64 + 1,
+                &d.puzzles[p],
+                &puzzle_text(&d.puzzles[p]),
+            );
         }
     }
     let shard_text = opts.shard.map(|s| s.to_string()).unwrap_or_default();
@@ -231,22 +250,33 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
 
     let limits: Vec<Limits> = (0..exp.engines.len()).map(|c| exp.limits(c)).collect();
     let skipped = plan.len() - todo.len();
-    let written = vec![false; todo.len()];
-    let mut earlier = earlier;
-    // Grown once, not by doubling: a row is about 1 KB and there may be millions.
-    earlier.reserve_exact(todo.len());
+    let config_prefixes = exp
+        .engines
+        .iter()
+        .map(|c| record::config_prefix(&c.label, &c.spec))
+        .collect();
+    let search_tree = exp
+        .engines
+        .iter()
+        .map(|c| engines::find(&c.spec.name).map_or(true, |i| i.search_tree))
+        .collect();
+    let claimed = (0..todo.len()).map(|_| AtomicBool::new(false)).collect();
+    let done = Vec::with_capacity(todo.len());
     let shared = Arc::new(Shared {
         exp,
         datasets: loaded,
         limits,
+        config_prefixes,
+        search_tree,
         todo,
         shard: shard_text,
         next: AtomicUsize::new(0),
+        claimed,
         out: Mutex::new(Out {
             file,
             path: output.clone(),
-            written,
-            records: earlier,
+            done,
+            buf: Vec::with_capacity(4096),
         }),
         finished: AtomicUsize::new(0),
         failure: Mutex::new(None),
@@ -254,16 +284,26 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         factory: opts.factory.clone(),
     });
     let abandoned = execute(&shared, threads, opts.progress)?;
+    let done_now = std::mem::take(&mut lock(&shared.out).done);
 
-    // The rows of the file, kept in memory as they were written rather than read back
-    // (reading 50,000 rows back costs more than a percent of a fast engine's run).
-    let mut records = std::mem::take(&mut lock(&shared.out).records);
-    // Job order, not completion order: the summary lists configurations as the file does.
-    records.sort_by_key(|r| r.job);
+    // The summary of every row of the file: the earlier sessions' (read when resuming) and
+    // this one's (kept as they were written, not read back: reading 50,000 rows costs more
+    // than the runner's whole overhead on a fast engine). Job order, not completion order,
+    // so configurations are listed as in the file.
+    let mut views: Vec<(u64, RunView)> =
+        earlier.iter().map(|r| (r.job, RunView::from(r))).collect();
+    views.extend(
+        done_now
+            .iter()
+            .map(|d| (shared.todo[d.pos].job, shared.view(d))),
+    );
+    views.sort_by_key(|(job, _)| *job);
     let mut status_counts: BTreeMap<String, u64> = BTreeMap::new();
-    for r in &records {
-        *status_counts.entry(r.status.clone()).or_insert(0) += 1;
+    for (_, v) in &views {
+        *status_counts.entry(v.status.to_string()).or_insert(0) += 1;
     }
+    let rows_total = views.len();
+    let summary = summarize_runs(views.into_iter().map(|(_, v)| v));
     let end = sidecar::now_rfc3339();
     session["end"] = json!(end);
     session["jobs_run"] = json!(shared.todo.len());
@@ -275,17 +315,22 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     meta["sessions"] = json!(sessions);
     sidecar::write(&side, &meta)?;
 
-    if opts.charts {
-        draw_charts(&shared.exp.charts, &records, &output, &meta);
-    }
-    Ok(RunReport {
+    let report = RunReport {
         output,
         sidecar: side,
-        records,
+        summary,
+        rows: rows_total,
         ran: shared.todo.len(),
         skipped,
         abandoned,
-    })
+    };
+    if opts.charts {
+        match report.records() {
+            Ok(records) => draw_charts(&shared.exp.charts, &records, &report.output, &meta),
+            Err(e) => eprintln!("sudolab: warning: no charts: {e:#}"),
+        }
+    }
+    Ok(report)
 }
 
 /// Reads every dataset (all files before any job, so a bad file is bad input, not a result).
@@ -298,8 +343,8 @@ fn load_datasets(exp: &Experiment) -> anyhow::Result<Vec<Loaded>> {
         if let Some(k) = d.first {
             puzzles.truncate(k as usize);
         }
-        let texts = vec![String::new(); puzzles.len()];
-        out.push(Loaded { puzzles, texts });
+        let prefixes = vec![String::new(); puzzles.len()];
+        out.push(Loaded { puzzles, prefixes });
     }
     Ok(out)
 }
@@ -420,12 +465,18 @@ struct Shared {
     datasets: Vec<Loaded>,
     /// Per configuration (without a cancel flag; each thread adds its own).
     limits: Vec<Limits>,
+    /// Per configuration: [`record::config_prefix`] and whether its engine has a search tree.
+    config_prefixes: Vec<String>,
+    search_tree: Vec<bool>,
     /// This invocation's jobs, in run order.
     todo: Vec<Job>,
     shard: String,
     next: AtomicUsize,
+    /// Per position in `todo`: whether its row has been handed to the writer (by its thread
+    /// or by the watchdog; whichever comes first, the other's is dropped).
+    claimed: Vec<AtomicBool>,
     out: Mutex<Out>,
-    /// Rows written by this invocation.
+    /// Rows written to the file by this invocation.
     finished: AtomicUsize,
     /// The first write error: the run stops.
     failure: Mutex<Option<String>>,
@@ -436,10 +487,19 @@ struct Shared {
 struct Out {
     file: File,
     path: PathBuf,
-    /// Per position in `todo`: whether its row is written (by its thread or the watchdog).
-    written: Vec<bool>,
-    /// Every row of the file: the earlier sessions' and this one's.
-    records: Vec<Record>,
+    /// What the summary needs of each row written by this invocation.
+    done: Vec<Done>,
+    /// The row being formatted (reused: no allocation per row).
+    buf: Vec<u8>,
+}
+
+/// What the summary keeps of a row written by this invocation (the rest follows from `pos`).
+struct Done {
+    pos: usize,
+    status: Status,
+    cpu_s: f64,
+    nodes: Option<u64>,
+    guesses: Option<u64>,
 }
 
 /// One worker thread as the watchdog sees it.
@@ -478,54 +538,68 @@ impl Shared {
         }
     }
 
-    fn record(&self, job: &Job, outcome: &Outcome) -> Record {
-        let d = &self.datasets[job.dataset as usize];
-        let p = job.puzzle as usize;
-        Record::new(
-            &self.key(job),
-            &d.puzzles[p],
-            &d.texts[p],
-            &self.limits[job.config as usize],
-            outcome,
-        )
-    }
-
-    /// Appends the row of `todo[pos]` unless it is already written. One `write` call.
-    fn write_row(&self, pos: usize, bytes: &[u8], record: Record) -> bool {
-        let mut out = lock(&self.out);
-        if out.written[pos] {
+    /// Formats the row of `todo[pos]` and hands it to the writer, unless it was already
+    /// handed over (the watchdog and the job's thread may race; the first one wins).
+    fn submit(&self, pos: usize, outcome: &Outcome, search_tree: bool) -> bool {
+        if self.claimed[pos].swap(true, Ordering::SeqCst) {
             return false;
         }
-        match out.file.write_all(bytes) {
+        let job = &self.todo[pos];
+        let c = job.config as usize;
+        let parts = RowParts {
+            puzzle_prefix: &self.datasets[job.dataset as usize].prefixes[job.puzzle as usize],
+            config_prefix: &self.config_prefixes[c],
+            repetition: job.repetition as u64,
+            limits: &self.limits[c],
+            search_tree,
+            shard: &self.shard,
+            job: job.job,
+        };
+        let done = Done {
+            pos,
+            status: outcome.status,
+            cpu_s: (outcome.build + outcome.solve).as_secs_f64(),
+            nodes: search_tree.then_some(outcome.stats.nodes),
+            guesses: search_tree.then_some(outcome.stats.guesses),
+        };
+        let mut out = lock(&self.out);
+        let out = &mut *out;
+        out.buf.clear();
+        record::write_row(&mut out.buf, &parts, outcome);
+        match out.file.write_all(&out.buf) {
             Ok(()) => {
-                out.written[pos] = true;
-                out.records.push(record);
+                out.done.push(done);
                 self.finished.fetch_add(1, Ordering::SeqCst);
                 true
             }
             Err(e) => {
-                let mut f = lock(&self.failure);
-                if f.is_none() {
-                    *f = Some(format!("{}: cannot write: {e}", out.path.display()));
-                }
-                self.stop.store(true, Ordering::SeqCst);
+                self.fail(format!("{}: cannot write: {e}", out.path.display()));
                 false
             }
         }
     }
-}
 
-/// A `Write` into a buffer the worker can also reach: the csv writer formats a row into it,
-/// then the worker writes it out whole and clears it.
-struct RowBuf(Rc<RefCell<Vec<u8>>>);
-
-impl Write for RowBuf {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
+    fn view(&self, d: &Done) -> RunView<'_> {
+        let job = &self.todo[d.pos];
+        let key = self.key(job);
+        RunView {
+            config: key.config,
+            dataset: key.dataset,
+            puzzle_index: key.puzzle_index,
+            status: d.status.as_str(),
+            answered: d.status.is_answer(),
+            cpu_s: d.cpu_s,
+            nodes: d.nodes,
+            guesses: d.guesses,
+            time_limit_s: self.limits[job.config as usize]
+                .time_limit
+                .map(|t| t.as_secs_f64()),
+        }
     }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+
+    fn fail(&self, message: String) {
+        lock(&self.failure).get_or_insert(message);
+        self.stop.store(true, Ordering::SeqCst);
     }
 }
 
@@ -540,10 +614,6 @@ fn worker(shared: Arc<Shared>, slot: Arc<Slot>) {
             ..l.clone()
         })
         .collect();
-    let bytes = Rc::new(RefCell::new(Vec::with_capacity(1024)));
-    let mut csv = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(RowBuf(bytes.clone()));
     loop {
         if shared.stop.load(Ordering::Relaxed) {
             return;
@@ -574,17 +644,7 @@ fn worker(shared: Arc<Shared>, slot: Arc<Slot>) {
                 return;
             }
         }
-        let record = shared.record(job, &outcome);
-        let written = csv.serialize(&record).and_then(|()| Ok(csv.flush()?));
-        if let Err(e) = written {
-            // Cannot happen for an in-memory buffer; keep the run honest if it does.
-            let mut f = lock(&shared.failure);
-            f.get_or_insert_with(|| format!("cannot format row of job {}: {e}", job.job));
-            shared.stop.store(true, Ordering::SeqCst);
-            return;
-        }
-        shared.write_row(pos, &bytes.borrow(), record);
-        bytes.borrow_mut().clear();
+        shared.submit(pos, &outcome, shared.search_tree[c]);
     }
 }
 
@@ -707,16 +767,9 @@ fn execute(shared: &Arc<Shared>, threads: usize, progress: bool) -> anyhow::Resu
                         elapsed.as_secs_f64()
                     )),
                 };
-                let mut record = shared.record(&job, &outcome);
-                // The search's counts are unknown, not zero.
-                (record.nodes, record.guesses, record.backtracks) = (None, None, None);
-                let mut w = csv::WriterBuilder::new()
-                    .has_headers(false)
-                    .from_writer(Vec::new());
-                w.serialize(&record)?;
-                let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
                 drop(current);
-                if shared.write_row(pos, &bytes, record) {
+                // The search's counts are unknown, not zero: written as if it had no tree.
+                if shared.submit(pos, &outcome, false) {
                     abandoned += 1;
                     eprintln!(
                         "sudolab: warning: job {} ({} on {} #{}) ignored its time limit; \
@@ -800,7 +853,6 @@ fn draw_charts(specs: &[plot::ChartSpec], records: &[Record], output: &Path, met
 mod tests {
     use super::*;
     use crate::engines::EngineSpec;
-    use crate::experiment::read_records;
 
     /// Ignores its limits and its cancel flag: sleeps far past any deadline, as an engine
     /// stuck in a non-interruptible call (varisat) would.
@@ -851,7 +903,7 @@ mod tests {
         }
     }
 
-    fn run_with(engines: &str, time: f64) -> (RunReport, Duration) {
+    fn run_with(engines: &str, time: f64) -> (RunReport, Vec<Record>, Duration) {
         let dir = tempfile::tempdir().unwrap();
         let cfg = dir.path().join("e.toml");
         let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data/pe96.txt");
@@ -873,25 +925,23 @@ mod tests {
         let t = Instant::now();
         let report = run(&cfg, &opts).unwrap();
         let elapsed = t.elapsed();
-        // The rows on disk are the ones reported.
-        assert_eq!(report.records, {
-            let mut r = read_records(std::slice::from_ref(&report.output)).unwrap();
-            r.sort_by_key(|r| r.job);
-            r
-        });
-        (report, elapsed)
+        let records = report.records().unwrap();
+        // The summary reported is the summary of the rows on disk.
+        assert_eq!(report.rows, records.len());
+        assert_eq!(report.summary, crate::experiment::summarize(&records));
+        (report, records, elapsed)
     }
 
     #[test]
     fn watchdog_abandons_a_thread_that_ignores_its_limit() {
         let engines = "[[engines]]\nengine = \"stuck\"\n[[engines]]\nengine = \"human\"\n";
-        let (report, elapsed) = run_with(engines, 0.1);
+        let (report, records, elapsed) = run_with(engines, 0.1);
         // Two stuck jobs, each abandoned at 2 x 0.1 + 1 = 1.2 s; one thread, replaced each
         // time, so the human jobs still run.
         assert_eq!(report.abandoned, 2);
         assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
         assert!(elapsed >= Duration::from_millis(2400), "{elapsed:?}");
-        let r = &report.records;
+        let r = &records;
         assert_eq!(r.len(), 4);
         for rec in r.iter().filter(|r| r.engine == "stuck") {
             assert_eq!(rec.status, "time-limit");
@@ -908,10 +958,10 @@ mod tests {
     #[test]
     fn watchdog_cancels_at_the_time_limit() {
         let engines = "[[engines]]\nengine = \"cancel-only\"\n";
-        let (report, elapsed) = run_with(engines, 0.1);
+        let (report, records, elapsed) = run_with(engines, 0.1);
         assert_eq!(report.abandoned, 0);
         assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
-        for rec in &report.records {
+        for rec in &records {
             assert_eq!(rec.status, "time-limit");
             assert!(rec.wall_s >= 0.1 && rec.wall_s < 1.0, "{}", rec.wall_s);
         }
@@ -920,9 +970,9 @@ mod tests {
     #[test]
     fn a_panic_is_an_error_row_and_the_run_goes_on() {
         let engines = "[[engines]]\nengine = \"panics\"\n[[engines]]\nengine = \"dlx\"\n";
-        let (report, _) = run_with(engines, 1.0);
-        let statuses: Vec<&str> = report.records.iter().map(|r| r.status.as_str()).collect();
+        let (_, records, _) = run_with(engines, 1.0);
+        let statuses: Vec<&str> = records.iter().map(|r| r.status.as_str()).collect();
         assert_eq!(statuses, ["error", "unique", "error", "unique"]);
-        assert!(report.records[0].note.contains("test engine failure"));
+        assert!(records[0].note.contains("test engine failure"));
     }
 }

@@ -33,18 +33,55 @@ pub struct SummaryLine {
     pub median_guesses: Option<f64>,
 }
 
+/// What the summary needs of one run: a view of a [`Record`] that the runner can also make
+/// without building one (it keeps this, not whole records, for every row it writes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunView<'a> {
+    pub config: &'a str,
+    pub dataset: &'a str,
+    pub puzzle_index: u64,
+    pub status: &'a str,
+    pub answered: bool,
+    pub cpu_s: f64,
+    pub nodes: Option<u64>,
+    pub guesses: Option<u64>,
+    pub time_limit_s: Option<f64>,
+}
+
+impl<'a> From<&'a Record> for RunView<'a> {
+    fn from(r: &'a Record) -> Self {
+        RunView {
+            config: &r.config,
+            dataset: &r.dataset,
+            puzzle_index: r.puzzle_index,
+            status: &r.status,
+            answered: r.answered(),
+            cpu_s: r.cpu_s,
+            nodes: r.nodes,
+            guesses: r.guesses,
+            time_limit_s: r.time_limit_s,
+        }
+    }
+}
+
 /// Summary lines in order of first appearance of each configuration in `records`.
 pub fn summarize(records: &[Record]) -> Vec<SummaryLine> {
+    summarize_runs(records.iter().map(RunView::from))
+}
+
+/// [`summarize`] over run views.
+pub fn summarize_runs<'a>(runs: impl IntoIterator<Item = RunView<'a>>) -> Vec<SummaryLine> {
     let mut order: Vec<&str> = Vec::new();
     // config -> instance -> repetitions
-    let mut groups: BTreeMap<&str, BTreeMap<(&str, u64), Vec<&Record>>> = BTreeMap::new();
-    for r in records {
-        let by_instance = groups.entry(&r.config).or_insert_with(|| {
-            order.push(&r.config);
+    type Instances<'a> = BTreeMap<(&'a str, u64), Vec<RunView<'a>>>;
+    let mut groups: BTreeMap<&str, Instances<'a>> = BTreeMap::new();
+    for r in runs {
+        let by_instance = groups.entry(r.config).or_insert_with(|| {
+            order.push(r.config);
             BTreeMap::new()
         });
         by_instance
-            .entry((&r.dataset, r.puzzle_index))
+            .entry((r.dataset, r.puzzle_index))
             .or_default()
             .push(r);
     }
@@ -54,7 +91,10 @@ pub fn summarize(records: &[Record]) -> Vec<SummaryLine> {
         .collect()
 }
 
-fn summarize_config(config: &str, instances: &BTreeMap<(&str, u64), Vec<&Record>>) -> SummaryLine {
+fn summarize_config(
+    config: &str,
+    instances: &BTreeMap<(&str, u64), Vec<RunView<'_>>>,
+) -> SummaryLine {
     let mut line = SummaryLine {
         config: config.to_string(),
         runs: 0,
@@ -74,15 +114,17 @@ fn summarize_config(config: &str, instances: &BTreeMap<(&str, u64), Vec<&Record>
     let mut par2_defined = true;
     for reps in instances.values() {
         line.runs += reps.len() as u64;
-        let rep = median_run(reps);
-        if rep.answered() {
+        let mut sorted: Vec<&RunView> = reps.iter().collect();
+        sorted.sort_by(|a, b| a.cpu_s.total_cmp(&b.cpu_s));
+        let rep = sorted[(sorted.len() - 1) / 2];
+        if rep.answered {
             line.solved += 1;
             solved_cpu.push(rep.cpu_s);
             par2_sum += rep.cpu_s;
             nodes.extend(rep.nodes.map(|v| v as f64));
             guesses.extend(rep.guesses.map(|v| v as f64));
         } else {
-            *line.by_status.entry(rep.status.clone()).or_insert(0) += 1;
+            *line.by_status.entry(rep.status.to_string()).or_insert(0) += 1;
             match rep.time_limit_s {
                 Some(t) => par2_sum += 2.0 * t,
                 None => par2_defined = false,
