@@ -811,7 +811,6 @@ fn execute(shared: &Arc<Shared>, threads: usize, progress: bool) -> anyhow::Resu
 /// Charts of the experiment (or the default ones) and the HTML report, next to the output.
 /// Failures are warnings: the rows are the result, the charts a view of them.
 fn draw_charts(specs: &[plot::ChartSpec], records: &[Record], output: &Path, meta: &Value) {
-    use clap::ValueEnum;
     let dir = output.parent().unwrap_or(Path::new("."));
     let stem = output
         .file_stem()
@@ -824,19 +823,15 @@ fn draw_charts(specs: &[plot::ChartSpec], records: &[Record], output: &Path, met
     };
     let mut drawn = Vec::new();
     for spec in specs {
-        let kind = spec
-            .kind
-            .to_possible_value()
-            .map(|v| v.get_name().to_string())
-            .unwrap_or_default();
-        let metric = spec
-            .metric
-            .clone()
-            .unwrap_or_else(|| if kind == "bars" { "par2_s" } else { "cpu_s" }.to_string());
         let file = spec
             .file
             .clone()
-            .unwrap_or_else(|| format!("{stem}-{kind}-{metric}.svg"));
+            .unwrap_or_else(|| format!("{stem}-{}.svg", spec.slug()));
+        // Two charts of one name would overwrite each other: number the later ones.
+        let mut file = file;
+        while drawn.iter().any(|(_, p): &(plot::ChartSpec, PathBuf)| p == &dir.join(&file)) {
+            file = format!("{}-{}.svg", file.trim_end_matches(".svg"), drawn.len());
+        }
         let path = dir.join(file);
         match plot::render(records, &spec, &path) {
             Ok(()) => drawn.push((spec, path)),

@@ -116,6 +116,11 @@ impl ChartSpec {
         if self.kind == ChartKind::Line {
             s.push_str(&format!("-vs-{}", self.x.as_deref().unwrap_or("clues")));
         }
+        if self.kind == ChartKind::Scatter {
+            if let (Some(x), Some(y)) = (&self.x, &self.y) {
+                s.push_str(&format!("-{x}-vs-{y}"));
+            }
+        }
         for d in &self.datasets {
             s.push('-');
             s.push_str(d);
