@@ -6,6 +6,7 @@
 //! names the file, line and column).
 
 mod engines_cmd;
+mod generate;
 mod reduce;
 mod solve;
 mod verify;
@@ -51,6 +52,8 @@ enum Command {
     /// Run every engine and reduction variant on each puzzle and check they all agree
     /// (exit 1 on any disagreement).
     Verify(verify::VerifyArgs),
+    /// Generate puzzles with a unique solution (proven by a solver) from random full grids.
+    Generate(generate::GenerateArgs),
 }
 
 /// `sudolab solve ... | head` should stop quietly when `head` exits, as Unix tools do, rather
@@ -82,6 +85,7 @@ pub fn main() -> ExitCode {
         Command::Stats(args) => reduce::stats(args),
         Command::Decode(args) => reduce::decode(args),
         Command::Dlx(args) => reduce::dlx(args),
+        Command::Generate(args) => generate::run(args),
     };
     match result {
         Ok(code) => code,
