@@ -204,6 +204,10 @@ fn unreachable_clues_fail_after_the_attempts() {
         "{e}"
     );
     assert!(!e.contains("panicked"), "{e}");
+    assert!(
+        o.stdout.is_empty(),
+        "nothing is written when the first puzzle fails"
+    );
 }
 
 #[test]

@@ -160,7 +160,6 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         None => Box::new(std::io::stdout().lock()),
     };
     let mut out = std::io::BufWriter::new(sink);
-    writeln!(out, "{}", args.header(&engine))?;
     let progress = (args.count > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(args.count);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
@@ -193,6 +192,11 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("puzzle {}: {e}{written}", i + 1);
             }
         };
+        // The header goes out with the first puzzle, so a run that fails at once writes
+        // nothing.
+        if i == 0 {
+            writeln!(out, "{}", args.header(&engine))?;
+        }
         let text = write_puzzle(&puzzle, form, None);
         // Multi-line puzzles (grid form, or line form falling back to it for large sides) are
         // separated by a blank line, which the grid reader requires between puzzles.
