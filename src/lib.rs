@@ -9,6 +9,7 @@ pub mod cnf;
 pub mod engines;
 pub mod exact_cover;
 pub mod experiment;
+pub mod generate;
 pub mod plot;
 pub mod puzzle;
 pub mod tiling;

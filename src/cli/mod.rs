@@ -7,6 +7,7 @@
 
 mod engines_cmd;
 mod plot_cmd;
+mod generate;
 mod reduce;
 mod run;
 mod solve;
@@ -66,6 +67,8 @@ enum Command {
     Run(run::RunArgs),
     /// Merge the CSV outputs of the shards of one experiment (checks every job is there once).
     Merge(run::MergeArgs),
+    /// Generate puzzles with a unique solution (proven by a solver) from random full grids.
+    Generate(generate::GenerateArgs),
 }
 
 /// `sudolab solve ... | head` should stop quietly when `head` exits, as Unix tools do, rather
@@ -102,6 +105,7 @@ pub fn main() -> ExitCode {
         Command::Tile(args) => tile::run(args),
         Command::Run(args) => run::run(args),
         Command::Merge(args) => run::merge(args),
+        Command::Generate(args) => generate::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,216 @@
+//! `sudolab generate`: unique puzzles from random full grids (see [`crate::generate`] for the
+//! method and its sources). Output is deterministic for a given command line: byte-identical
+//! on any machine.
+
+use super::parse_box;
+use crate::engines::EngineSpec;
+use crate::generate::{GenerateOptions, Generator, Target, DEFAULT_ATTEMPTS, DEFAULT_NODE_LIMIT};
+use crate::puzzle::{default_box, write_puzzle, OutputFormat};
+use anyhow::Context;
+use clap::{ArgGroup, Args, ValueEnum};
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GenFormat {
+    /// One puzzle per line (jigsaw: givens, a space, the region layout). Grids whose digits
+    /// have no symbol in the default alphabet (sides above 35) are written as grids.
+    Line,
+    /// Rows of cells, puzzles separated by a blank line.
+    Grid,
+}
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("target").required(true).args(["clues", "minimal"])))]
+pub struct GenerateArgs {
+    /// Side N of the grid (4 to 128).
+    #[arg(long, value_name = "N")]
+    pub size: usize,
+
+    /// Box shape RxC (rows x columns, R*C = N) instead of the most square one.
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_box, conflicts_with = "jigsaw")]
+    pub box_shape: Option<(usize, usize)>,
+
+    /// Random connected regions instead of boxes (a new layout per puzzle).
+    #[arg(long)]
+    pub jigsaw: bool,
+
+    /// X-sudoku: the two diagonals are houses too (read the output with --diagonals).
+    #[arg(long)]
+    pub diagonals: bool,
+
+    /// Leave exactly K givens.
+    #[arg(long, value_name = "K")]
+    pub clues: Option<usize>,
+
+    /// Remove givens until none can be removed (a minimal puzzle).
+    #[arg(long)]
+    pub minimal: bool,
+
+    /// Spread the holes evenly over rows, columns and boxes/regions (balanced holes,
+    /// Ansótegui et al. 2011).
+    #[arg(long)]
+    pub spread: bool,
+
+    /// Number of puzzles.
+    #[arg(long, default_value_t = 1, value_name = "M",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: u64,
+
+    /// Seed of the random generator: the same command and seed give the same output.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub seed: u64,
+
+    /// With --clues: full grids tried per puzzle before giving up.
+    #[arg(long, default_value_t = DEFAULT_ATTEMPTS, value_name = "A",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub attempts: u32,
+
+    /// Engine of the uniqueness checks (default: dlx up to 25x25, sat:encoding=optimized
+    /// above).
+    #[arg(long, value_name = "SPEC")]
+    pub engine: Option<EngineSpec>,
+
+    /// Node limit of each uniqueness check (a check stopped by it keeps the given).
+    #[arg(long, default_value_t = DEFAULT_NODE_LIMIT, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub node_limit: u64,
+
+    /// Output file (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+
+    /// Output form.
+    #[arg(long, value_enum, default_value_t = GenFormat::Line)]
+    pub format: GenFormat,
+}
+
+impl GenerateArgs {
+    fn options(&self) -> GenerateOptions {
+        GenerateOptions {
+            size: self.size,
+            box_shape: self.box_shape,
+            jigsaw: self.jigsaw,
+            diagonals: self.diagonals,
+            target: match self.clues {
+                Some(k) => Target::Clues(k),
+                None => Target::Minimal,
+            },
+            spread: self.spread,
+            seed: self.seed,
+            attempts: self.attempts,
+            engine: self.engine.clone(),
+            node_limit: self.node_limit,
+        }
+    }
+
+    /// The `#` comment line opening the output: every parameter that shapes it, and the
+    /// reader options needed to load it back.
+    fn header(&self, engine: &str) -> String {
+        let mut s = format!("# sudolab generate --size {}", self.size);
+        if let Some((r, c)) = self.box_shape {
+            s += &format!(" --box {r}x{c}");
+        }
+        if self.jigsaw {
+            s += " --jigsaw";
+        }
+        if self.diagonals {
+            s += " --diagonals";
+        }
+        match self.clues {
+            Some(k) => s += &format!(" --clues {k}"),
+            None => s += " --minimal",
+        }
+        if self.spread {
+            s += " --spread";
+        }
+        s += &format!(
+            " --count {} --seed {} --attempts {} --engine {engine} --node-limit {}",
+            self.count, self.seed, self.attempts, self.node_limit
+        );
+        let mut read = Vec::new();
+        if self.diagonals {
+            read.push("--diagonals".to_string());
+        }
+        if let Some((r, c)) = self.box_shape {
+            if (r, c) != default_box(self.size) {
+                read.push(format!("--box {r}x{c}"));
+            }
+        }
+        if !read.is_empty() {
+            s += &format!(" (read with {})", read.join(" "));
+        }
+        s
+    }
+}
+
+pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
+    let options = args.options();
+    let engine = options
+        .engine
+        .clone()
+        .unwrap_or_else(|| crate::generate::auto_engine(args.size))
+        .to_string();
+    // All option errors surface here, before the output file is created.
+    let mut generator = Generator::new(options)?;
+    let sink: Box<dyn Write> = match &args.output {
+        Some(path) => {
+            Box::new(std::fs::File::create(path).with_context(|| format!("creating {path}"))?)
+        }
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut out = std::io::BufWriter::new(sink);
+    let progress = (args.count > 1 && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(args.count);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} puzzles, eta {eta}",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let form = match args.format {
+        GenFormat::Line => OutputFormat::Line,
+        GenFormat::Grid => OutputFormat::Grid,
+    };
+    for i in 0..args.count {
+        let puzzle = match generator.next_puzzle() {
+            Ok(p) => p,
+            Err(e) => {
+                out.flush()?;
+                if let Some(bar) = &progress {
+                    bar.abandon();
+                }
+                let written = if i == 0 {
+                    String::new()
+                } else {
+                    format!(
+                        " ({i} puzzle{} written before)",
+                        if i == 1 { "" } else { "s" }
+                    )
+                };
+                anyhow::bail!("puzzle {}: {e}{written}", i + 1);
+            }
+        };
+        // The header goes out with the first puzzle, so a run that fails at once writes
+        // nothing.
+        if i == 0 {
+            writeln!(out, "{}", args.header(&engine))?;
+        }
+        let text = write_puzzle(&puzzle, form, None);
+        // Multi-line puzzles (grid form, or line form falling back to it for large sides) are
+        // separated by a blank line, which the grid reader requires between puzzles.
+        if text.contains('\n') && i > 0 {
+            writeln!(out)?;
+        }
+        writeln!(out, "{text}")?;
+        if let Some(bar) = &progress {
+            bar.inc(1);
+        }
+    }
+    out.flush().context("writing the puzzles")?;
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    Ok(ExitCode::SUCCESS)
+}

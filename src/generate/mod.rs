@@ -1,0 +1,568 @@
+//! Puzzle generation: random full grids, then givens removed one at a time while a solver
+//! proves the puzzle still has a unique solution.
+//!
+//! # Method
+//!
+//! 1. **A full grid** ([`fill`]): a randomised MRV search with naked and hidden singles and
+//!    restarts, for any house list (boxes of any shape, jigsaw regions, diagonals). Jigsaw
+//!    layouts come from [`layout`] (a random walk of region-preserving exchanges that keeps
+//!    every region connected); a layout with no full grid found within the filler's budget is
+//!    replaced by a new one, at most [`LAYOUT_TRIES`] times per attempt.
+//! 2. **Removal**: every cell is visited once, in an order described below; its given is
+//!    removed, and the removal is kept only if the engine answers `unique` with
+//!    `max_solutions = 2`. On `multiple` the given is put back for good. One pass is enough
+//!    for a *minimal* puzzle (no given can be removed): if removing a given from a puzzle `P`
+//!    leaves several solutions, removing it from any `Q` with fewer givens (`Q` a subset of
+//!    `P`) also does, since every solution of `P` minus that given solves `Q` minus it. So a
+//!    given put back once never becomes removable later, and after the pass none is.
+//! 3. **Targets**: [`Target::Minimal`] runs the whole pass. [`Target::Clues`] stops when `K`
+//!    givens are left; if the pass ends above `K` (the puzzle became minimal first) the
+//!    attempt fails and a new grid is drawn, at most `attempts` times, after which
+//!    [`GenerateError::Unreachable`] reports the fewest clues reached.
+//!
+//! Every uniqueness check runs under a node limit (never a time limit, so the output does not
+//! depend on the machine). A check stopped by the limit counts as "not proven unique" and the
+//! given stays, so the puzzle written is always proven unique; under [`Target::Minimal`] such
+//! an attempt is discarded, since minimality would no longer be proven.
+//!
+//! # Removal order
+//!
+//! Without `spread`, a uniformly random permutation of the cells.
+//!
+//! With `spread` (*balanced holes*: Kautz, Ruan, Achlioptas, Gomes, Selman, Stickel 2001,
+//! "Balance and filtering in structured satisfiable problems", for quasigroups with holes;
+//! Ansótegui, Béjar, Fernández, Gomes, Mateu 2011, "Generating highly balanced sudoku
+//! problems as hard problems", J. Heuristics 17, for Sudoku, where balanced hole patterns
+//! give the hardest instances), the next cell is, among the cells not yet visited, one that
+//! minimises, in this order:
+//!
+//! 1. the largest number of holes in any of its houses (row, column, box or region, and the
+//!    diagonals it is on);
+//! 2. the rank of its digit in a second, independent random full grid of the same geometry
+//!    (the *pattern grid*), digits ranked in a random order;
+//! 3. a random rank of the cell.
+//!
+//! Each digit's cells in the pattern grid form a transversal (one cell in every house), so
+//! as long as every removal succeeds the holes are exactly the first `j` digit classes plus
+//! part of the next: every row, column, box/region (and diagonal) then has `j` or `j + 1`
+//! holes, **a difference of at most 1** (tested). A removal refused for uniqueness keeps a
+//! cell and rule 1 then steers the following removals towards the houses with fewer holes,
+//! so the difference stays small but is no longer bounded by 1; [`PuzzleStats::refused`]
+//! counts such removals. If no pattern grid is found within the filler's budget (rare, some
+//! jigsaw layouts), rule 2 is skipped for that attempt.
+//!
+//! # Clue bounds
+//!
+//! [`min_clues`]: a unique puzzle needs at least `N - 1` distinct digits among its givens
+//! (two absent digits can be swapped in any solution), hence at least `N - 1` givens; for the
+//! classic 9x9 grid the bound is 17 (McGuire, Tugemann, Civario 2012, "There is no 16-clue
+//! Sudoku", Experimental Mathematics 23, 2014) and for the classic 4x4 grid 4 (checked
+//! exhaustively by this module's tests). A target below the bound is refused at once.
+
+pub mod fill;
+pub mod layout;
+
+#[cfg(test)]
+mod tests;
+
+use crate::engines::{self, Engine, EngineSpec, Limits, Status};
+use crate::puzzle::{Geometry, GeometryError, HouseKind, Puzzle};
+use fill::{Filler, MAX_FILL_SIDE};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+/// Smallest side generated: the readers take shorter lines for grid rows.
+pub const MIN_SIDE: usize = 4;
+/// Largest side generated (the filler's and the dlx engine's limit).
+pub const MAX_SIDE: usize = MAX_FILL_SIDE;
+/// Jigsaw layouts drawn per attempt before giving up on finding a full grid.
+pub const LAYOUT_TRIES: u32 = 200;
+/// Default attempts (full grids) per puzzle for a clue target.
+pub const DEFAULT_ATTEMPTS: u32 = 100;
+/// Default node limit of one uniqueness check.
+pub const DEFAULT_NODE_LIMIT: u64 = 1_000_000;
+
+/// How many givens to leave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Exactly this many givens.
+    Clues(usize),
+    /// Remove until no given can be removed.
+    Minimal,
+}
+
+/// What to generate. See the module doc for the method.
+#[derive(Clone, Debug)]
+pub struct GenerateOptions {
+    /// Side `N`.
+    pub size: usize,
+    /// Box shape `(rows, cols)`; `None` = the default for `N`. Not allowed with `jigsaw`.
+    pub box_shape: Option<(usize, usize)>,
+    /// Random connected regions instead of boxes (a new layout for every puzzle).
+    pub jigsaw: bool,
+    /// X-sudoku: the two diagonals are houses too.
+    pub diagonals: bool,
+    pub target: Target,
+    /// Spread the holes evenly over the houses.
+    pub spread: bool,
+    pub seed: u64,
+    /// Full grids tried per puzzle before [`GenerateError::Unreachable`].
+    pub attempts: u32,
+    /// Engine of the uniqueness checks; `None` = [`auto_engine`].
+    pub engine: Option<EngineSpec>,
+    /// Node limit of each uniqueness check.
+    pub node_limit: u64,
+}
+
+impl GenerateOptions {
+    /// Options for `N x N` classic puzzles with the given target, seed 0 and the defaults.
+    pub fn new(size: usize, target: Target) -> Self {
+        GenerateOptions {
+            size,
+            box_shape: None,
+            jigsaw: false,
+            diagonals: false,
+            target,
+            spread: false,
+            seed: 0,
+            attempts: DEFAULT_ATTEMPTS,
+            engine: None,
+            node_limit: DEFAULT_NODE_LIMIT,
+        }
+    }
+}
+
+/// Why generation failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    #[error("side {0} is not supported (the generator makes sides {MIN_SIDE} to {MAX_SIDE})")]
+    Side(usize),
+    #[error(transparent)]
+    Geometry(#[from] GeometryError),
+    #[error("a jigsaw puzzle has regions, not boxes: a box shape cannot be given with it")]
+    BoxWithJigsaw,
+    #[error("attempts must be at least 1")]
+    NoAttempts,
+    #[error(
+        "{clues} clues is below the minimum of {min} for a unique {variant} puzzle ({reason})"
+    )]
+    TooFewClues {
+        clues: usize,
+        min: usize,
+        variant: String,
+        reason: &'static str,
+    },
+    #[error("{clues} clues is more than the {cells} cells of the grid")]
+    TooManyClues { clues: usize, cells: usize },
+    #[error("engine: {0}")]
+    Engine(String),
+    #[error(
+        "could not reach {clues} clues in {attempts} attempts; the fewest reached was {fewest} \
+         (try more --attempts or more clues)"
+    )]
+    Unreachable {
+        clues: usize,
+        attempts: u32,
+        fewest: usize,
+    },
+    #[error(
+        "could not prove a minimal puzzle in {attempts} attempts: uniqueness checks hit the \
+         node limit of {node_limit} (raise it or use another engine)"
+    )]
+    Undecided { attempts: u32, node_limit: u64 },
+    #[error("no full grid found for {what} after {tries} tries")]
+    NoGrid { what: String, tries: u32 },
+    #[error("the uniqueness check failed: {0}")]
+    Check(String),
+}
+
+/// Work done for the last puzzle.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PuzzleStats {
+    /// Full grids tried (1 unless a clue target was missed).
+    pub attempts: u32,
+    /// Jigsaw layouts drawn (0 for boxed grids).
+    pub layouts: u32,
+    /// Uniqueness checks run, over all attempts.
+    pub checks: u64,
+    /// Removals refused in the final attempt because the puzzle would have had several
+    /// solutions.
+    pub refused: u64,
+    /// Checks of the final attempt stopped by the node limit (the given stayed).
+    pub undecided: u64,
+}
+
+/// The engine used when none is given: `dlx` up to 25x25 (a matrix linked once per
+/// geometry, fast on dense puzzles), the `sat` engine with the optimized encoding above
+/// (search engines blow up on large sparse grids; CDCL does not).
+pub fn auto_engine(n: usize) -> EngineSpec {
+    if n <= 25 {
+        EngineSpec::new("dlx")
+    } else {
+        EngineSpec::new("sat").with("encoding", "optimized")
+    }
+}
+
+/// Fewest givens a unique puzzle of this geometry can have, as far as known, with the reason.
+pub fn min_clues(g: &Geometry) -> (usize, &'static str) {
+    let classic = !g.is_jigsaw() && !g.has_diagonals();
+    match (g.n(), g.box_shape()) {
+        (9, Some((3, 3))) if classic => (
+            17,
+            "McGuire, Tugemann and Civario 2012 showed no 16-clue 9x9 Sudoku is unique",
+        ),
+        (4, Some((2, 2))) if classic => (4, "no 3-clue 4x4 Sudoku is unique (exhaustive check)"),
+        _ => (
+            g.n() - 1,
+            "a unique puzzle gives at least N-1 distinct digits: two absent ones could be swapped",
+        ),
+    }
+}
+
+/// Difference between the most and the fewest holes (empty cells) over the rows, the
+/// columns and the boxes/regions of `p`, in that order.
+pub fn hole_imbalance(p: &Puzzle) -> [usize; 3] {
+    let g = p.geometry();
+    let mut spread = [(usize::MAX, 0usize); 3];
+    for (h, cells) in g.houses().enumerate() {
+        let family = match g.house_kind(h) {
+            HouseKind::Row(_) => 0,
+            HouseKind::Column(_) => 1,
+            HouseKind::Box(_) | HouseKind::Region(_) => 2,
+            HouseKind::Diagonal | HouseKind::AntiDiagonal => continue,
+        };
+        let holes = cells
+            .iter()
+            .filter(|&&c| p.givens()[c as usize] == 0)
+            .count();
+        let (lo, hi) = &mut spread[family];
+        *lo = (*lo).min(holes);
+        *hi = (*hi).max(holes);
+    }
+    spread.map(|(lo, hi)| hi.saturating_sub(lo))
+}
+
+/// A stream of puzzles. Deterministic: the same options give the same puzzles in the same
+/// order, on any machine (one seeded ChaCha8 stream, node limits rather than time limits).
+pub struct Generator {
+    options: GenerateOptions,
+    rng: ChaCha8Rng,
+    /// The geometry of boxed puzzles (fixed), with its filler; rebuilt per layout for jigsaw.
+    fixed: Option<(Arc<Geometry>, Filler)>,
+    engine: Box<dyn Engine>,
+    limits: Limits,
+    stats: PuzzleStats,
+    solution: Vec<u16>,
+}
+
+impl std::fmt::Debug for Generator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Generator")
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One removal pass.
+struct Carved {
+    givens: Vec<u16>,
+    clues: usize,
+    refused: u64,
+    undecided: u64,
+}
+
+impl Generator {
+    /// Checks the options (side, box shape, clue target against [`min_clues`], engine) and
+    /// prepares the engine. Every error a bad option can cause is reported here, before any
+    /// puzzle is made.
+    pub fn new(options: GenerateOptions) -> Result<Self, GenerateError> {
+        let n = options.size;
+        if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
+            return Err(GenerateError::Side(n));
+        }
+        if options.attempts == 0 {
+            return Err(GenerateError::NoAttempts);
+        }
+        if options.jigsaw && options.box_shape.is_some() {
+            return Err(GenerateError::BoxWithJigsaw);
+        }
+        let geometry = match options.box_shape {
+            Some((r, c)) => Geometry::boxed(n, r, c)?,
+            None => Geometry::square(n)?,
+        };
+        let geometry = if options.jigsaw {
+            // Stands for every layout in the clue bound: jigsaw gets the general bound.
+            Geometry::jigsaw(n, geometry.regions().to_vec())?
+        } else {
+            geometry
+        }
+        .with_diagonals(options.diagonals);
+        if let Target::Clues(k) = options.target {
+            let cells = n * n;
+            if k > cells {
+                return Err(GenerateError::TooManyClues { clues: k, cells });
+            }
+            let (min, reason) = min_clues(&geometry);
+            if k < min {
+                return Err(GenerateError::TooFewClues {
+                    clues: k,
+                    min,
+                    variant: format!("{n}x{n} {}", geometry.variant()),
+                    reason,
+                });
+            }
+        }
+        let spec = options.engine.clone().unwrap_or_else(|| auto_engine(n));
+        let engine = spec.make().map_err(GenerateError::Engine)?;
+        let limits = Limits {
+            max_solutions: 2,
+            node_limit: Some(options.node_limit),
+            time_limit: None,
+            // Keeping one solution lets `engines::run` check it against the houses.
+            keep_solutions: 1,
+            ..Limits::default()
+        };
+        let fixed = (!options.jigsaw).then(|| {
+            let filler = Filler::new(&geometry);
+            (Arc::new(geometry), filler)
+        });
+        Ok(Generator {
+            rng: ChaCha8Rng::seed_from_u64(options.seed),
+            options,
+            fixed,
+            engine,
+            limits,
+            stats: PuzzleStats::default(),
+            solution: Vec::new(),
+        })
+    }
+
+    pub fn options(&self) -> &GenerateOptions {
+        &self.options
+    }
+
+    /// Work done for the last puzzle returned.
+    pub fn last_stats(&self) -> &PuzzleStats {
+        &self.stats
+    }
+
+    /// The solution of the last puzzle returned (the full grid it was cut from).
+    pub fn last_solution(&self) -> &[u16] {
+        &self.solution
+    }
+
+    /// The next puzzle: unique (proven by the engine), with the target number of givens.
+    pub fn next_puzzle(&mut self) -> Result<Puzzle, GenerateError> {
+        self.stats = PuzzleStats::default();
+        let mut fewest = usize::MAX;
+        for attempt in 1..=self.options.attempts {
+            self.stats.attempts = attempt;
+            let (geometry, solution, pattern) = self.full_grid()?;
+            let carved = self.carve(&geometry, &solution, pattern.as_deref())?;
+            fewest = fewest.min(carved.clues);
+            let done = match self.options.target {
+                Target::Clues(k) => carved.clues == k,
+                Target::Minimal => carved.undecided == 0,
+            };
+            if done {
+                self.stats.refused = carved.refused;
+                self.stats.undecided = carved.undecided;
+                self.solution = solution;
+                return Ok(Puzzle::new(geometry, carved.givens).expect("digits of a full grid"));
+            }
+        }
+        Err(match self.options.target {
+            Target::Clues(clues) => GenerateError::Unreachable {
+                clues,
+                attempts: self.options.attempts,
+                fewest,
+            },
+            Target::Minimal => GenerateError::Undecided {
+                attempts: self.options.attempts,
+                node_limit: self.options.node_limit,
+            },
+        })
+    }
+
+    /// A geometry (new layout for jigsaw), a random full grid of it, and with `spread` a second
+    /// independent one (the pattern grid), if found.
+    #[allow(clippy::type_complexity)]
+    fn full_grid(&mut self) -> Result<(Arc<Geometry>, Vec<u16>, Option<Vec<u16>>), GenerateError> {
+        let n = self.options.size;
+        // Budgets: a successful search takes about N^2 nodes or fewer (one per decision), and
+        // its run time is heavy-tailed, so short searches restarted often beat long ones
+        // (measured on 49x49: 4 N^2 nodes per search fill in 0.05 to 4 s, 0.4 N^2 never
+        // does). A jigsaw layout that resists a few searches is more likely impossible than
+        // unlucky, so it is dropped early.
+        let budget = 4 * n as u64 * n as u64;
+        let restarts = if self.options.jigsaw { 5 } else { 1000 };
+        let spread = self.options.spread;
+        if let Some((g, filler)) = &self.fixed {
+            let grid = filler
+                .random_grid(&mut self.rng, budget, restarts)
+                .ok_or_else(|| GenerateError::NoGrid {
+                    what: format!("the {n}x{n} {} geometry", g.variant()),
+                    tries: restarts,
+                })?;
+            let pattern = if spread {
+                filler.random_grid(&mut self.rng, budget, restarts)
+            } else {
+                None
+            };
+            return Ok((Arc::clone(g), grid, pattern));
+        }
+        for _ in 0..LAYOUT_TRIES {
+            self.stats.layouts += 1;
+            let regions = layout::random_layout(n, &mut self.rng);
+            let g = Geometry::jigsaw(n, regions)?.with_diagonals(self.options.diagonals);
+            let filler = Filler::new(&g);
+            if let Some(grid) = filler.random_grid(&mut self.rng, budget, restarts) {
+                let pattern = if spread {
+                    filler.random_grid(&mut self.rng, budget, restarts)
+                } else {
+                    None
+                };
+                return Ok((Arc::new(g), grid, pattern));
+            }
+        }
+        Err(GenerateError::NoGrid {
+            what: format!(
+                "random {n}x{n} jigsaw layouts{}",
+                if self.options.diagonals {
+                    " with diagonals"
+                } else {
+                    ""
+                }
+            ),
+            tries: LAYOUT_TRIES,
+        })
+    }
+
+    /// One removal pass over the cells (see the module doc for the order).
+    fn carve(
+        &mut self,
+        geometry: &Arc<Geometry>,
+        solution: &[u16],
+        pattern: Option<&[u16]>,
+    ) -> Result<Carved, GenerateError> {
+        let n = geometry.n();
+        let cells = geometry.cells();
+        let mut carved = Carved {
+            givens: solution.to_vec(),
+            clues: cells,
+            refused: 0,
+            undecided: 0,
+        };
+        let target = match self.options.target {
+            Target::Clues(k) => k,
+            Target::Minimal => 0,
+        };
+        let mut order: Vec<usize> = (0..cells).collect();
+        order.shuffle(&mut self.rng);
+        let spread = self.options.spread.then(|| {
+            let mut digit_rank: Vec<u16> = (0..n as u16).collect();
+            digit_rank.shuffle(&mut self.rng);
+            let mut cell_rank = vec![0u32; cells];
+            for (i, &c) in order.iter().enumerate() {
+                cell_rank[c] = i as u32;
+            }
+            // Visit order is decided step by step; `order` becomes the list of unvisited cells.
+            Spread {
+                holes: vec![0u32; geometry.house_count()],
+                class: (0..cells)
+                    .map(|c| pattern.map_or(0, |p| digit_rank[p[c] as usize - 1]))
+                    .collect(),
+                cell_rank,
+            }
+        });
+        let mut spread = spread;
+        let mut step = 0;
+        while carved.clues > target {
+            let cell = match &spread {
+                None => match order.get(step) {
+                    Some(&c) => c,
+                    None => break,
+                },
+                Some(s) => match s.pick(geometry, &order) {
+                    Some(i) => order.swap_remove(i),
+                    None => break,
+                },
+            };
+            step += 1;
+            let digit = carved.givens[cell];
+            carved.givens[cell] = 0;
+            let puzzle = Puzzle::new(Arc::clone(geometry), carved.givens.clone())
+                .expect("digits of a full grid");
+            self.stats.checks += 1;
+            let outcome = engines::run(self.engine.as_mut(), &puzzle, &self.limits);
+            match outcome.status {
+                Status::Unique => {
+                    carved.clues -= 1;
+                    if let Some(s) = &mut spread {
+                        for &h in geometry.houses_of(cell) {
+                            s.holes[h as usize] += 1;
+                        }
+                    }
+                }
+                Status::Multiple => {
+                    carved.givens[cell] = digit;
+                    carved.refused += 1;
+                }
+                Status::NodeLimit | Status::TimeLimit | Status::MemoryLimit => {
+                    carved.givens[cell] = digit;
+                    carved.undecided += 1;
+                }
+                // Removing givens from a solvable puzzle cannot make it unsolvable, and the
+                // engine was chosen for this geometry: anything else is an engine failure.
+                other => {
+                    return Err(GenerateError::Check(format!(
+                        "the engine answered {other} on a puzzle cut from a valid grid{}",
+                        outcome.note.map(|s| format!(" ({s})")).unwrap_or_default()
+                    )))
+                }
+            }
+        }
+        Ok(carved)
+    }
+}
+
+/// State of the balanced removal order.
+struct Spread {
+    /// Holes per house so far.
+    holes: Vec<u32>,
+    /// Rank of each cell's digit class in the pattern grid (0 for all without a pattern).
+    class: Vec<u16>,
+    /// Random rank of each cell, the last tie-break.
+    cell_rank: Vec<u32>,
+}
+
+impl Spread {
+    /// Index in `unvisited` of the next cell: the smallest (most holes in one of its houses,
+    /// pattern class, random rank).
+    fn pick(&self, g: &Geometry, unvisited: &[usize]) -> Option<usize> {
+        unvisited
+            .iter()
+            .enumerate()
+            .min_by_key(|&(_, &c)| {
+                let worst = g
+                    .houses_of(c)
+                    .iter()
+                    .map(|&h| self.holes[h as usize])
+                    .max()
+                    .unwrap_or(0);
+                (worst, self.class[c], self.cell_rank[c])
+            })
+            .map(|(i, _)| i)
+    }
+}
+
+impl Iterator for Generator {
+    type Item = Result<Puzzle, GenerateError>;
+
+    /// Endless: take as many as needed.
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(self.next_puzzle())
+    }
+}

@@ -1,0 +1,257 @@
+//! `sudolab generate` as scripts call it: output that reads back with the normal readers (and
+//! solves as unique with an engine other than the generator's), byte-identical reruns, and
+//! bad usage ending with a clear message and exit status 2, never a panic or a hang.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use sudolab::engines::{self, EngineSpec, Limits, Status};
+use sudolab::generate::{GenerateOptions, Generator, Target};
+use sudolab::puzzle::{read_file, ReadOptions};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(args)
+        .output()
+        .expect("run sudolab")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Generates into a file, reads it back with the library's reader, checks the count, the
+/// clues, uniqueness with the `human` engine (the generator used `dlx`), and that the
+/// puzzles are those of the library API with the same options.
+fn round_trip(args: &[&str], read: ReadOptions, options: GenerateOptions, count: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.txt");
+    let mut full: Vec<&str> = vec!["generate"];
+    full.extend_from_slice(args);
+    let count_s = count.to_string();
+    full.extend_from_slice(&["--count", &count_s, "-o", file.to_str().unwrap()]);
+    let o = run(&full);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("# sudolab generate --size"), "{text}");
+    let (_, read_back) = read_file(Path::new(&file), &read).unwrap();
+    assert_eq!(read_back.len(), count, "{args:?}:\n{text}");
+    let mut human = EngineSpec::new("human").make().unwrap();
+    let mut generator = Generator::new(options).unwrap();
+    for sp in &read_back {
+        let expected = generator.next_puzzle().unwrap();
+        assert_eq!(sp.puzzle, expected, "{args:?}: round trip changed a puzzle");
+        let outcome = engines::run(human.as_mut(), &sp.puzzle, &Limits::solutions(2));
+        assert_eq!(outcome.status, Status::Unique, "{args:?}");
+    }
+}
+
+fn opts(size: usize, target: Target, seed: u64) -> GenerateOptions {
+    GenerateOptions {
+        seed,
+        ..GenerateOptions::new(size, target)
+    }
+}
+
+#[test]
+fn classic_line_and_grid_round_trip() {
+    for format in ["line", "grid"] {
+        round_trip(
+            &[
+                "--size",
+                "9",
+                "--minimal",
+                "--seed",
+                "3",
+                "--format",
+                format,
+            ],
+            ReadOptions::default(),
+            opts(9, Target::Minimal, 3),
+            5,
+        );
+    }
+}
+
+#[test]
+fn other_boxes_and_large_sides_round_trip() {
+    round_trip(
+        &[
+            "--size", "6", "--box", "3x2", "--clues", "12", "--seed", "4",
+        ],
+        ReadOptions {
+            box_shape: Some((3, 2)),
+            ..ReadOptions::default()
+        },
+        GenerateOptions {
+            box_shape: Some((3, 2)),
+            ..opts(6, Target::Clues(12), 4)
+        },
+        3,
+    );
+    round_trip(
+        &["--size", "16", "--clues", "140", "--spread", "--seed", "5"],
+        ReadOptions::default(),
+        GenerateOptions {
+            spread: true,
+            ..opts(16, Target::Clues(140), 5)
+        },
+        3,
+    );
+    // 36x36 digits have no symbol in the default alphabet: the line form falls back to the
+    // grid form, puzzles separated by blank lines.
+    round_trip(
+        &["--size", "36", "--clues", "1100", "--seed", "6"],
+        ReadOptions::default(),
+        opts(36, Target::Clues(1100), 6),
+        2,
+    );
+}
+
+#[test]
+fn x_sudoku_round_trips() {
+    round_trip(
+        &["--size", "9", "--diagonals", "--minimal", "--seed", "7"],
+        ReadOptions {
+            diagonals: true,
+            ..ReadOptions::default()
+        },
+        GenerateOptions {
+            diagonals: true,
+            ..opts(9, Target::Minimal, 7)
+        },
+        3,
+    );
+}
+
+#[test]
+fn jigsaw_round_trips_in_both_forms() {
+    for format in ["line", "grid"] {
+        round_trip(
+            &[
+                "--size", "9", "--jigsaw", "--clues", "30", "--seed", "8", "--format", format,
+            ],
+            ReadOptions::default(),
+            GenerateOptions {
+                jigsaw: true,
+                ..opts(9, Target::Clues(30), 8)
+            },
+            3,
+        );
+    }
+}
+
+#[test]
+fn same_command_same_bytes() {
+    let args = [
+        "generate",
+        "--size",
+        "9",
+        "--jigsaw",
+        "--minimal",
+        "--spread",
+        "--count",
+        "4",
+        "--seed",
+        "99",
+    ];
+    let a = run(&args);
+    let b = run(&args);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(a.stdout, b.stdout);
+    let mut other = args.to_vec();
+    other[9] = "100";
+    assert_ne!(run(&other).stdout, a.stdout);
+    // The same puzzles go to a file as to standard output.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.txt");
+    let mut to_file = args.to_vec();
+    to_file.extend_from_slice(&["-o", file.to_str().unwrap()]);
+    assert!(run(&to_file).status.success());
+    assert_eq!(std::fs::read(&file).unwrap(), a.stdout);
+}
+
+#[test]
+fn too_few_clues_fail_at_once() {
+    let start = std::time::Instant::now();
+    let o = run(&["generate", "--size", "9", "--clues", "16"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("16 clues is below the minimum of 17"), "{e}");
+    assert!(e.contains("McGuire"), "{e}");
+    let o = run(&["generate", "--size", "16", "--clues", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("minimum of 15"), "{}", stderr(&o));
+    assert!(start.elapsed().as_secs() < 5);
+}
+
+#[test]
+fn unreachable_clues_fail_after_the_attempts() {
+    let o = run(&[
+        "generate",
+        "--size",
+        "9",
+        "--clues",
+        "18",
+        "--attempts",
+        "3",
+        "--count",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("could not reach 18 clues in 3 attempts; the fewest reached was"),
+        "{e}"
+    );
+    assert!(!e.contains("panicked"), "{e}");
+    assert!(
+        o.stdout.is_empty(),
+        "nothing is written when the first puzzle fails"
+    );
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    for args in [
+        &["generate", "--size", "9"][..],
+        &["generate", "--size", "9", "--minimal", "--clues", "30"],
+        &["generate", "--size", "3", "--minimal"],
+        &["generate", "--size", "500", "--minimal"],
+        &["generate", "--size", "9", "--box", "2x4", "--minimal"],
+        &[
+            "generate",
+            "--size",
+            "9",
+            "--box",
+            "3x3",
+            "--jigsaw",
+            "--minimal",
+        ],
+        &["generate", "--size", "9", "--clues", "82"],
+        &["generate", "--size", "9", "--minimal", "--count", "0"],
+        &["generate", "--size", "9", "--minimal", "--attempts", "0"],
+        &["generate", "--size", "9", "--minimal", "--engine", "nope"],
+        &[
+            "generate",
+            "--size",
+            "9",
+            "--minimal",
+            "--engine",
+            "dlx:x=1",
+        ],
+        &["generate", "--size", "9", "--minimal", "--seed", "-1"],
+        &[
+            "generate",
+            "--size",
+            "9",
+            "--minimal",
+            "-o",
+            "/nonexistent/dir/out.txt",
+        ],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(!e.is_empty() && !e.contains("panicked"), "{args:?}: {e}");
+    }
+}
