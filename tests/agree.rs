@@ -46,9 +46,14 @@ fn agree(p: &Puzzle) -> (Status, u64, bool) {
         if o.status.is_limit() {
             // Breadth-first search on a sparse 6x6 or 9x9 grid may exhaust its live-node budget
             // (the queue holds a whole level of the tree): that is the method, reported
-            // honestly. Nothing else may hit a limit here.
+            // honestly. On 9x9, a naive engine (no propagation, fixed cell order) may also
+            // need more than 20M nodes on an unlucky random puzzle (the property test met
+            // one: bitmask on seed 472637); that run is inconclusive, not a disagreement.
+            // Nothing else may hit a limit here.
+            let naive = ["backtrack", "bnb", "bitmask"].contains(&spec.name.as_str());
             assert!(
-                spec.name == "bnb" && n >= 6 && o.status == Status::MemoryLimit,
+                (spec.name == "bnb" && n >= 6 && o.status == Status::MemoryLimit)
+                    || (naive && n == 9 && o.status == Status::NodeLimit),
                 "{name} hit {} on {:?}",
                 o.status,
                 p.givens()
@@ -58,6 +63,10 @@ fn agree(p: &Puzzle) -> (Status, u64, bool) {
         let mut sols = o.solutions.clone();
         sols.sort();
         answers.insert(name, (o.status, o.count, sols));
+    }
+    // The engines with propagation always answer, so there is something to agree with.
+    for must in ["human", "dlx", "sat"] {
+        assert!(answers.contains_key(must), "{must} did not answer");
     }
     let (first, (status, count, sols)) = answers.iter().next().unwrap();
     let exhausted = limits.max_solutions == 0 || *count < limits.max_solutions;
@@ -138,6 +147,14 @@ fn engines_agree_and_every_case_is_covered() {
             answered * 2 > all,
             "bnb answered {answered} of {all} {n}x{n} puzzles"
         );
+    }
+}
+
+/// The random puzzle on which bitmask needs more than 20M nodes: still agreed by the rest.
+#[test]
+fn a_naive_engine_at_its_node_limit_is_inconclusive() {
+    if let Some(p) = family(472637) {
+        agree(&p);
     }
 }
 

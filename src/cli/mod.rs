@@ -6,8 +6,8 @@
 //! names the file, line and column).
 
 mod engines_cmd;
-mod plot_cmd;
 mod generate;
+mod plot_cmd;
 mod reduce;
 mod run;
 mod solve;
@@ -67,6 +67,9 @@ enum Command {
     Run(run::RunArgs),
     /// Merge the CSV outputs of the shards of one experiment (checks every job is there once).
     Merge(run::MergeArgs),
+    /// Summary tables of run records (CSV): per configuration, runs, solved, unsolved by
+    /// status, median and mean CPU time, PAR-2, median nodes and guesses.
+    Summary(run::SummaryArgs),
     /// Generate puzzles with a unique solution (proven by a solver) from random full grids.
     Generate(generate::GenerateArgs),
 }
@@ -105,6 +108,7 @@ pub fn main() -> ExitCode {
         Command::Tile(args) => tile::run(args),
         Command::Run(args) => run::run(args),
         Command::Merge(args) => run::merge(args),
+        Command::Summary(args) => run::summary(args),
         Command::Generate(args) => generate::run(args),
     };
     match result {

@@ -1,8 +1,10 @@
-//! `sudolab run` and `sudolab merge`: experiments from files (see [`crate::experiment`]).
+//! `sudolab run`, `sudolab merge` and `sudolab summary`: experiments from files (see
+//! [`crate::experiment`]).
 
 use crate::experiment::jobs::Shard;
 use crate::experiment::runner::{self, RunOptions};
-use crate::experiment::{format_table, merge, summarize};
+use crate::experiment::summary::{format_markdown, SummaryLine};
+use crate::experiment::{format_table, merge, read_records, summarize, Record};
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -47,6 +49,70 @@ pub struct MergeArgs {
     /// Replace OUT if it exists.
     #[arg(long)]
     pub force: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SummaryArgs {
+    /// Run records (CSV written by `run` or `merge`).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+
+    /// One table per dataset (default), or one table over all rows.
+    #[arg(long, value_enum, default_value_t = By::Dataset)]
+    pub by: By,
+
+    /// Plain text for the terminal, or Markdown tables for a README.
+    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+    pub format: TableFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum By {
+    Dataset,
+    None,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    Text,
+    Markdown,
+}
+
+/// `sudolab summary`: the end-of-run table of any set of records, per dataset or overall.
+pub fn summary(args: SummaryArgs) -> anyhow::Result<ExitCode> {
+    let mut records = read_records(&args.inputs)?;
+    // Job order (rows are written in completion order), so configurations are listed as in
+    // the experiment file.
+    records.sort_by(|a, b| (&a.experiment, a.job).cmp(&(&b.experiment, b.job)));
+    let mut groups: Vec<(String, Vec<Record>)> = Vec::new();
+    match args.by {
+        By::None => groups.push(("all rows".into(), records)),
+        By::Dataset => {
+            for r in records {
+                match groups.iter_mut().find(|(d, _)| *d == r.dataset) {
+                    Some((_, v)) => v.push(r),
+                    None => groups.push((r.dataset.clone(), vec![r])),
+                }
+            }
+        }
+    }
+    for (i, (name, rows)) in groups.iter().enumerate() {
+        let lines: Vec<SummaryLine> = summarize(rows);
+        match args.format {
+            TableFormat::Text => {
+                if i > 0 {
+                    println!();
+                }
+                println!("== {name} ({} rows)", rows.len());
+                print!("{}", format_table(&lines));
+            }
+            TableFormat::Markdown => {
+                println!("**{name}** ({} rows)\n", rows.len());
+                println!("{}", format_markdown(&lines));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {

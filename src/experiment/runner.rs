@@ -829,7 +829,10 @@ fn draw_charts(specs: &[plot::ChartSpec], records: &[Record], output: &Path, met
             .unwrap_or_else(|| format!("{stem}-{}.svg", spec.slug()));
         // Two charts of one name would overwrite each other: number the later ones.
         let mut file = file;
-        while drawn.iter().any(|(_, p): &(plot::ChartSpec, PathBuf)| p == &dir.join(&file)) {
+        while drawn
+            .iter()
+            .any(|(_, p): &(plot::ChartSpec, PathBuf)| p == &dir.join(&file))
+        {
             file = format!("{}-{}.svg", file.trim_end_matches(".svg"), drawn.len());
         }
         let path = dir.join(file);

@@ -224,6 +224,30 @@ pub fn format_table(lines: &[SummaryLine]) -> String {
     out
 }
 
+/// The summary as a Markdown table (for READMEs and reports).
+pub fn format_markdown(lines: &[SummaryLine]) -> String {
+    let mut out = String::from(
+        "| config | runs | solved | unsolved | median CPU | mean CPU | PAR-2 | median nodes | median guesses |\n\
+         |---|---:|---:|---|---:|---:|---:|---:|---:|\n",
+    );
+    for l in lines {
+        out.push_str(&format!(
+            "| `{}` | {} | {}/{} | {} | {} | {} | {} | {} | {} |\n",
+            l.config,
+            l.runs,
+            l.solved,
+            l.instances,
+            unsolved_text(l),
+            secs(l.median_cpu_s),
+            secs(l.mean_cpu_s),
+            secs(l.par2_s),
+            count(l.median_nodes),
+            count(l.median_guesses),
+        ));
+    }
+    out
+}
+
 /// `time-limit 3, error 1`, or `-` when every instance was answered.
 pub fn unsolved_text(line: &SummaryLine) -> String {
     if line.by_status.is_empty() {

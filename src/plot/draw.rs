@@ -11,8 +11,11 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// A colour-blind-safe palette (Okabe & Ito, "Color Universal Design", 2008), ordered so that
-/// the first colours are the most distinct on white; yellow, hard to see on white, is last.
-pub const PALETTE: [RGBColor; 8] = [
+/// the first colours are the most distinct on white; yellow, hard to see on white, is the
+/// eighth. Four darker colours from Paul Tol's "muted" scheme follow, so that experiments with
+/// up to 12 configurations (the clue study has 11) never repeat a colour: a repeated colour
+/// with another dash was read as the same engine, and a dashed median as a percentile.
+pub const PALETTE: [RGBColor; 12] = [
     RGBColor(0x00, 0x72, 0xB2), // blue
     RGBColor(0xD5, 0x5E, 0x00), // vermillion
     RGBColor(0x00, 0x9E, 0x73), // bluish green
@@ -21,6 +24,10 @@ pub const PALETTE: [RGBColor; 8] = [
     RGBColor(0x56, 0xB4, 0xE9), // sky blue
     RGBColor(0x00, 0x00, 0x00), // black
     RGBColor(0xC8, 0xB4, 0x00), // yellow, darkened to be seen on white
+    RGBColor(0x88, 0x22, 0x55), // wine
+    RGBColor(0x11, 0x77, 0x33), // dark green
+    RGBColor(0xAA, 0x44, 0x99), // purple
+    RGBColor(0x8C, 0x56, 0x4B), // brown
 ];
 pub const GREY: RGBColor = RGBColor(0x60, 0x60, 0x60);
 
@@ -59,8 +66,8 @@ pub enum Marker {
     Bar,
 }
 
-/// Colour, line dash and marker of series `i`: 8 colours, then the same colours again with
-/// another dash and marker, so that more than 8 series stay apart.
+/// Colour, line dash and marker of series `i`: 12 colours, then the same colours again with
+/// another dash and marker, so that more than 12 series stay apart.
 pub fn series_style(i: usize) -> (RGBColor, Dash, Marker) {
     const MARKERS: [Marker; 5] = [
         Marker::Circle,
