@@ -66,7 +66,10 @@ pub struct ReportArgs {
 }
 
 fn load(paths: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
-    let records = read_records(paths)?;
+    let mut records = read_records(paths)?;
+    // Rows are written in completion order; job order lists the configurations (legends,
+    // box rows, bars) as the experiment file does. Stable: files keep their order.
+    records.sort_by(|a, b| (&a.experiment, a.job).cmp(&(&b.experiment, b.job)));
     if records.is_empty() {
         bail!(
             "{}: no run records (only a header or empty)",
