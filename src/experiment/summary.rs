@@ -114,9 +114,7 @@ fn summarize_config(
     let mut par2_defined = true;
     for reps in instances.values() {
         line.runs += reps.len() as u64;
-        let mut sorted: Vec<&RunView> = reps.iter().collect();
-        sorted.sort_by(|a, b| a.cpu_s.total_cmp(&b.cpu_s));
-        let rep = sorted[(sorted.len() - 1) / 2];
+        let rep = median_by_cpu(reps.iter(), |r| r.cpu_s);
         if rep.answered {
             line.solved += 1;
             solved_cpu.push(rep.cpu_s);
@@ -142,8 +140,15 @@ fn summarize_config(
 
 /// The repetition with the median CPU time (the lower middle one for an even count).
 pub fn median_run<'a>(reps: &[&'a Record]) -> &'a Record {
-    let mut sorted: Vec<&Record> = reps.to_vec();
-    sorted.sort_by(|a, b| a.cpu_s.total_cmp(&b.cpu_s));
+    median_by_cpu(reps.iter().copied(), |r| r.cpu_s)
+}
+
+/// The item with the median `cpu` (the lower middle one for an even count): the one rule by
+/// which the summary and the charts reduce repetitions. Panics on an empty list (a group of
+/// repetitions always has one).
+fn median_by_cpu<T: Copy>(items: impl Iterator<Item = T>, cpu: impl Fn(T) -> f64) -> T {
+    let mut sorted: Vec<T> = items.collect();
+    sorted.sort_by(|a, b| cpu(*a).total_cmp(&cpu(*b)));
     sorted[(sorted.len() - 1) / 2]
 }
 
