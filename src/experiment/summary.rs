@@ -183,22 +183,7 @@ pub fn format_table(lines: &[SummaryLine]) -> String {
         "med_nodes",
         "med_guesses",
     ];
-    let rows: Vec<Vec<String>> = lines
-        .iter()
-        .map(|l| {
-            vec![
-                l.config.clone(),
-                l.runs.to_string(),
-                format!("{}/{}", l.solved, l.instances),
-                unsolved_text(l),
-                secs(l.median_cpu_s),
-                secs(l.mean_cpu_s),
-                secs(l.par2_s),
-                count(l.median_nodes),
-                count(l.median_guesses),
-            ]
-        })
-        .collect();
+    let rows: Vec<Vec<String>> = lines.iter().map(cells).collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -229,6 +214,21 @@ pub fn format_table(lines: &[SummaryLine]) -> String {
     out
 }
 
+/// The cells of one line, in the order of the tables' columns.
+fn cells(l: &SummaryLine) -> Vec<String> {
+    vec![
+        l.config.clone(),
+        l.runs.to_string(),
+        format!("{}/{}", l.solved, l.instances),
+        unsolved_text(l),
+        secs(l.median_cpu_s),
+        secs(l.mean_cpu_s),
+        secs(l.par2_s),
+        count(l.median_nodes),
+        count(l.median_guesses),
+    ]
+}
+
 /// The summary as a Markdown table (for READMEs and reports).
 pub fn format_markdown(lines: &[SummaryLine]) -> String {
     let mut out = String::from(
@@ -236,19 +236,9 @@ pub fn format_markdown(lines: &[SummaryLine]) -> String {
          |---|---:|---:|---|---:|---:|---:|---:|---:|\n",
     );
     for l in lines {
-        out.push_str(&format!(
-            "| `{}` | {} | {}/{} | {} | {} | {} | {} | {} | {} |\n",
-            l.config,
-            l.runs,
-            l.solved,
-            l.instances,
-            unsolved_text(l),
-            secs(l.median_cpu_s),
-            secs(l.mean_cpu_s),
-            secs(l.par2_s),
-            count(l.median_nodes),
-            count(l.median_guesses),
-        ));
+        let mut c = cells(l);
+        c[0] = format!("`{}`", c[0]);
+        out.push_str(&format!("| {} |\n", c.join(" | ")));
     }
     out
 }
@@ -336,6 +326,14 @@ mod tests {
         assert_eq!((b.runs, b.instances, b.solved), (4, 2, 2));
         assert!((b.median_cpu_s.unwrap() - 0.3).abs() < 1e-12);
         assert!(format_table(&s).contains("time-limit 1"));
+        let md = format_markdown(&s);
+        let rows: Vec<&str> = md.lines().collect();
+        assert_eq!(rows.len(), 4, "{md}");
+        assert!(
+            rows[2].starts_with("| `a` | 3 | 2/3 | time-limit 1 | 200.00 ms |"),
+            "{md}"
+        );
+        assert_eq!(rows[1].matches('|').count(), rows[3].matches('|').count());
     }
 
     #[test]
