@@ -579,6 +579,68 @@ impl<B: Bits> Workspace<B> {
     }
 }
 
+/// The tests every engine built on the candidate board (`human`, `binary`) must pass, one
+/// `#[test]` per check of [`testing`]: `candidate_engine_tests!(engine)` in a test module
+/// where `engine()` makes the engine under test.
+#[cfg(test)]
+#[macro_export]
+macro_rules! candidate_engine_tests {
+    ($engine:ident) => {
+        #[test]
+        fn project_euler_96() {
+            $crate::engines::candidates::testing::pe96_unique(&mut *$engine());
+        }
+        #[test]
+        fn empty_4x4_has_288_solutions() {
+            $crate::engines::candidates::testing::empty_4x4(&mut *$engine());
+        }
+        #[test]
+        fn six_by_six() {
+            $crate::engines::candidates::testing::six(&mut *$engine());
+        }
+        #[test]
+        fn rk_16x16() {
+            $crate::engines::candidates::testing::rk16(&mut *$engine());
+        }
+        #[test]
+        fn rk_25x25() {
+            $crate::engines::candidates::testing::rk25(&mut *$engine());
+        }
+        #[test]
+        fn small_and_wide_grids() {
+            $crate::engines::candidates::testing::small_and_wide(&mut *$engine());
+        }
+        #[test]
+        fn jigsaw() {
+            $crate::engines::candidates::testing::jigsaw_unique(&mut *$engine());
+        }
+        #[test]
+        fn x_sudoku() {
+            $crate::engines::candidates::testing::x_unique(&mut *$engine());
+        }
+        #[test]
+        fn clashing_givens_are_unsat() {
+            $crate::engines::candidates::testing::clash(&mut *$engine());
+        }
+        #[test]
+        fn two_solutions() {
+            $crate::engines::candidates::testing::two_solutions(&mut *$engine());
+        }
+        #[test]
+        fn node_limit() {
+            $crate::engines::candidates::testing::node_limit(&mut *$engine());
+        }
+        #[test]
+        fn memory_limit() {
+            $crate::engines::candidates::testing::memory_limit(&mut *$engine());
+        }
+        #[test]
+        fn time_limit() {
+            $crate::engines::candidates::testing::time_limit(&mut *$engine());
+        }
+    };
+}
+
 #[cfg(test)]
 pub(crate) mod testing {
     //! Helpers for the engine tests: puzzles from text without the parsers (written

@@ -232,70 +232,8 @@ mod tests {
         assert!(make(&EngineOptions::new().with("order", "lifo")).is_err());
     }
 
-    #[test]
-    fn project_euler_96() {
-        testing::pe96_unique(&mut *engine());
-    }
-
-    #[test]
-    fn empty_4x4_has_288_solutions() {
-        testing::empty_4x4(&mut *engine());
-    }
-
-    #[test]
-    fn six_by_six() {
-        testing::six(&mut *engine());
-    }
-
-    #[test]
-    fn rk_16x16() {
-        testing::rk16(&mut *engine());
-    }
-
-    #[test]
-    fn rk_25x25() {
-        testing::rk25(&mut *engine());
-    }
-
-    #[test]
-    fn small_and_wide_grids() {
-        testing::small_and_wide(&mut *engine());
-    }
-
-    #[test]
-    fn jigsaw() {
-        testing::jigsaw_unique(&mut *engine());
-    }
-
-    #[test]
-    fn x_sudoku() {
-        testing::x_unique(&mut *engine());
-    }
-
-    #[test]
-    fn clashing_givens_are_unsat() {
-        testing::clash(&mut *engine());
-    }
-
-    #[test]
-    fn two_solutions() {
-        testing::two_solutions(&mut *engine());
-    }
-
-    #[test]
-    fn node_limit() {
-        testing::node_limit(&mut *engine());
-    }
-
-    #[test]
-    fn memory_limit() {
-        testing::memory_limit(&mut *engine());
-    }
-
-    #[test]
-    fn time_limit() {
-        testing::time_limit(&mut *engine());
-    }
+    // The checks both candidate-board engines must pass (sizes, variants, limits).
+    crate::candidate_engine_tests!(engine);
 
     #[test]
     fn royle_first_200_unique() {
