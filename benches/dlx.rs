@@ -13,8 +13,9 @@
 //! Sets: the first 2000 of the 49 151 puzzles of royle-17clue (the whole set would take about
 //! 4 s per iteration for dlx-rs), all 1465 of magictour-top1465 and all 375 of
 //! forum-hardest-1106 (dated 2011-06). Before timing, every solver must count exactly one
-//! solution per puzzle (all are unique). Then sudolab's engine alone on rk-25x25, once, under a
-//! time limit (see [`big`]), and 6x10 pentominoes with [`solve_exact_cover`].
+//! solution per puzzle (all are unique). Then sudolab's engine alone on rk-25x25: plain DLX1
+//! once under a time limit, and with DLX-PRE's elimination (`pre=true`) timed (see [`big`]);
+//! and 6x10 pentominoes with [`solve_exact_cover`].
 //!
 //! `cargo bench --bench dlx`; `cargo bench --bench dlx -- royle` for one set (the answer
 //! checks and the rk-25x25 run happen whatever the filter; `SUDOLAB_BENCH_25X25_SECONDS=1`
@@ -149,9 +150,11 @@ fn sets(c: &mut Criterion) {
     }
 }
 
-/// rk-25x25 is far beyond plain DLX (unique, but no solution found in minutes): one run under
-/// a time limit (`SUDOLAB_BENCH_25X25_SECONDS`, default 60), reported, not timed by criterion.
-fn big(_: &mut Criterion) {
+/// rk-25x25 is far beyond plain DLX1 (unique, but no solution found in minutes): one run
+/// under a time limit (`SUDOLAB_BENCH_25X25_SECONDS`, default 60), reported, not timed by
+/// criterion. With Knuth's DLX-PRE elimination first (`pre=true`) it takes milliseconds:
+/// timed by criterion, the elimination included.
+fn big(c: &mut Criterion) {
     let p = load_int_grid("rk-25x25.txt");
     let seconds = std::env::var("SUDOLAB_BENCH_25X25_SECONDS")
         .ok()
@@ -166,8 +169,8 @@ fn big(_: &mut Criterion) {
     assert_ne!(o.status, Status::Error);
     let updates = o.stats.updates.unwrap_or(0);
     eprintln!(
-        "rk-25x25 ({} clues): {} after {:.1?} CPU ({} solutions), {} nodes, {updates} updates \
-         ({:.0} updates/s), build {:?}",
+        "rk-25x25 ({} clues), plain DLX1: {} after {:.1?} CPU ({} solutions), {} nodes, \
+         {updates} updates ({:.0} updates/s), build {:?}",
         p.clues(),
         o.status,
         o.solve,
@@ -176,6 +179,28 @@ fn big(_: &mut Criterion) {
         updates as f64 / o.solve.as_secs_f64(),
         o.build
     );
+    let mut pre = engines::make("dlx", &EngineOptions::new().with("pre", "true")).unwrap();
+    let o = engines::run(pre.as_mut(), &p, &Limits::solutions(2));
+    assert_eq!(o.status, Status::Unique);
+    eprintln!(
+        "rk-25x25, dlx pre=true: {}, build {:?}, solve {:?} (elimination and search), {} nodes, \
+         {} updates, {} options removed",
+        o.status,
+        o.build,
+        o.solve,
+        o.stats.nodes,
+        o.stats.updates.unwrap_or(0),
+        o.stats.counter("pre_removed").unwrap_or(0)
+    );
+    let mut group = c.benchmark_group("rk-25x25");
+    group.sample_size(20);
+    group.bench_function(BenchmarkId::from_parameter("sudolab-dlx-pre"), |b| {
+        b.iter(|| {
+            let o = pre.solve(black_box(&p), &Limits::solutions(2));
+            assert_eq!(o.count, 1);
+        })
+    });
+    group.finish();
 }
 
 /// 6x10 pentominoes: all 9356 packings, and the 2339 left when the X is kept in one quadrant

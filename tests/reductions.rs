@@ -275,6 +275,73 @@ fn exact_cover_export_round_trips() {
     assert!(String::from_utf8_lossy(&o.stderr).contains(":2:3:"));
 }
 
+/// The size test: `sat` with `optimized` and `dlx` each solve rk-25x25.txt, to the
+/// same grid. Plain DLX1 does not finish it (hundreds of millions of nodes, see README), so
+/// `dlx` runs with Knuth's DLX-PRE elimination (`pre=true`), also through `sudolab dlx --pre`
+/// on the exported matrix. Node limits, not clocks, keep this test honest on a slow machine.
+#[test]
+fn the_25x25_is_solved_by_sat_optimized_and_by_dlx_with_preprocessing() {
+    let file = data("rk-25x25.txt");
+    let f = file.to_str().unwrap();
+    let grid = |o: &Output| {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let t = text(o);
+        let row = t.lines().nth(1).unwrap().to_string();
+        assert!(row.contains(",unique,1,"), "{row}");
+        row.split(',').rev().nth(1).unwrap().to_string()
+    };
+    let sat = sudolab(&[
+        "solve",
+        "--engine",
+        "sat",
+        "--encoding",
+        "optimized",
+        "--csv",
+        f,
+    ]);
+    let dlx = sudolab(&[
+        "solve",
+        "--engine",
+        "dlx",
+        "--option",
+        "pre=true",
+        "--node-limit",
+        "100000",
+        "--csv",
+        f,
+    ]);
+    let (a, b) = (grid(&sat), grid(&dlx));
+    assert_eq!(a.len(), 625);
+    assert_eq!(a, b);
+    let plain = sudolab(&[
+        "solve",
+        "--engine",
+        "dlx",
+        "--node-limit",
+        "1000000",
+        "--csv",
+        f,
+    ]);
+    assert!(text(&plain).contains(",node-limit,0,"), "{}", text(&plain));
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rk25.dlx");
+    let o = sudolab(&["encode", "--to", "dlx", f, "-o", path.to_str().unwrap()]);
+    assert!(o.status.success());
+    let d = sudolab(&[
+        "dlx",
+        "--pre",
+        "--max-solutions",
+        "2",
+        "--node-limit",
+        "100000",
+        path.to_str().unwrap(),
+    ]);
+    let t = text(&d);
+    assert!(t.contains("preprocessing (DLX-PRE's rule) removed"), "{t}");
+    assert!(t.contains(": unique, 1 solution;"), "{t}");
+}
+
 /// `verify` runs every engine and reduction variant and finds them in agreement; a wrong
 /// answer would make it exit 1 (checked on the library's comparison in `src/verify.rs`).
 #[test]

@@ -10,14 +10,16 @@ pub mod algorithm_x;
 pub mod dlx1_format;
 pub mod links;
 pub mod polyomino;
+pub mod preprocess;
 pub mod problem;
 pub mod solve;
 pub mod sudoku;
 
 pub use dlx1_format::{read_dlx1, to_dlx1, write_dlx1, Dlx1Error, Dlx1ErrorKind};
 pub use links::Links;
+pub use preprocess::{preprocess, PreStats, Preprocessed, Reduction};
 pub use problem::{CoverError, ExactCover};
-pub use solve::{solve_exact_cover, CoverOutcome};
+pub use solve::{solve_exact_cover, solve_exact_cover_pre, CoverOutcome};
 pub use sudoku::{decode_named, item_names, side_from_names, SudokuCover};
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! [`super::algorithm_x`] for the search and the exact definition of every counter.
 
 use super::links::Links;
+use super::preprocess::{preprocess, PreStats, Preprocessed};
 use super::ExactCover;
 use crate::engines::{Limits, Search, Stats, Status};
 use std::time::Duration;
@@ -23,6 +24,9 @@ pub struct CoverOutcome {
     pub stats: Stats,
     /// Thread CPU time of linking the problem.
     pub build: Duration,
+    /// With [`solve_exact_cover_pre`]: what DLX-PRE's elimination removed, and its thread CPU
+    /// time (included in `solve`).
+    pub pre: Option<(PreStats, Duration)>,
     /// Thread CPU time of the search.
     pub solve: Duration,
     pub wall: Duration,
@@ -51,14 +55,68 @@ pub fn solve_exact_cover(x: &ExactCover, limits: &Limits) -> CoverOutcome {
     search.stats.items = Some(x.items() as u64);
     search.stats.options = Some(options);
     search.stats.ones = Some(ones);
-    let o = search.finish();
+    cover_outcome(search.finish(), solutions, None)
+}
+
+fn cover_outcome(
+    o: crate::engines::Outcome,
+    solutions: Vec<Vec<usize>>,
+    pre: Option<(PreStats, Duration)>,
+) -> CoverOutcome {
     CoverOutcome {
         status: o.status,
         count: o.count,
         solutions,
         stats: o.stats,
         build: o.build,
+        pre,
         solve: o.solve,
         wall: o.wall,
     }
+}
+
+/// [`solve_exact_cover`] after Knuth's DLX-PRE option elimination
+/// ([`super::preprocess`]): the search runs on the reduced problem and the solutions are
+/// given in `x`'s option numbers. `build` is 0; `solve` covers the preprocessing, linking the
+/// reduced problem and the search (the preprocessing alone is in `pre`). `nodes` and
+/// `updates` are the search's on the reduced problem; `options` / `ones` those of `x` as
+/// linked.
+pub fn solve_exact_cover_pre(x: &ExactCover, limits: &Limits) -> CoverOutcome {
+    let inner = Limits {
+        keep_solutions: 0,
+        ..limits.clone()
+    };
+    let mut search = Search::new(&inner);
+    search.built();
+    let started = crate::timing::Stopwatch::start();
+    let result = preprocess(x, &mut search);
+    let pre_time = started.cpu();
+    let (x_options, x_ones) = {
+        let linkable = (0..x.options()).filter(|&o| x.has_primary(o));
+        linkable.fold((0u64, 0u64), |(o, n), i| {
+            (o + 1, n + x.option(i).len() as u64)
+        })
+    };
+    search.stats.items = Some(x.items() as u64);
+    search.stats.options = Some(x_options);
+    search.stats.ones = Some(x_ones);
+    let mut solutions: Vec<Vec<usize>> = Vec::new();
+    let stats = match result {
+        Preprocessed::Reduced(r) => {
+            let mut links = Links::new(&r.cover);
+            let keep = limits.keep_solutions;
+            links.search(&mut search, |s, options| {
+                if solutions.len() < keep {
+                    solutions.push(options.iter().map(|&o| r.kept[o as usize]).collect());
+                }
+                s.solution(&[])
+            });
+            r.stats
+        }
+        Preprocessed::Infeasible { stats, .. } | Preprocessed::Stopped(stats) => {
+            search.stats.updates = Some(0);
+            stats
+        }
+    };
+    cover_outcome(search.finish(), solutions, Some((stats, pre_time)))
 }

@@ -102,13 +102,22 @@ impl SudokuCover {
     /// The matrix of a puzzle: the full matrix with the givens eliminated (see the module
     /// doc). Clashing givens leave an item with no option.
     pub fn for_puzzle(p: &Puzzle) -> Self {
-        let g = p.geometry();
-        let full = Self::full(g);
+        Self::full(p.geometry()).eliminate(p.givens())
+    }
+
+    /// This full matrix (from [`SudokuCover::full`]) with `givens` (one entry per cell, 0 =
+    /// empty) eliminated: the puzzle's own matrix, as [`SudokuCover::for_puzzle`] builds it.
+    pub fn eliminate(&self, givens: &[u16]) -> Self {
+        let full = self;
         let x = &full.cover;
-        let n = g.n();
+        let n = self.n;
+        debug_assert!(
+            self.givens.iter().all(|&d| d == 0) && x.options() == givens.len() * n,
+            "eliminate works on a full matrix"
+        );
         // covered[i] = how many givens cover item i.
         let mut covered = vec![0u32; x.items()];
-        for (cell, &d) in p.givens().iter().enumerate() {
+        for (cell, &d) in givens.iter().enumerate() {
             if d != 0 {
                 for &i in x.option(cell * n + d as usize - 1) {
                     covered[i as usize] += 1;
@@ -138,7 +147,7 @@ impl SudokuCover {
             cover,
             n,
             placements,
-            givens: p.givens().to_vec(),
+            givens: givens.to_vec(),
         }
     }
 
