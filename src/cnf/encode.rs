@@ -23,7 +23,7 @@
 //! the formula unsatisfiable (an empty clause). No further propagation is done: this is the
 //! paper's one-step elimination, not a pre-solve.
 
-use super::amo::{at_most_one, ClauseOut};
+use super::amo::{at_most_one, Amo, ClauseOut};
 use super::formula::{Clauses, Cnf, CnfInfo, VarMap};
 use super::options::{CnfEncoding, CnfOptions, GivensMode};
 use crate::puzzle::Puzzle;
@@ -35,6 +35,15 @@ pub(crate) trait Sink {
     fn push(&mut self, clause: &[i32]);
     /// Room for this many more clauses and literals (a hint).
     fn reserve(&mut self, _clauses: usize, _literals: usize) {}
+    /// The pairwise at-most-one clauses of `lits`, `(-a, -b)` for `a` before `b`, in the
+    /// order of [`at_most_one`].
+    fn pairwise(&mut self, lits: &[i32]) {
+        for (i, &a) in lits.iter().enumerate() {
+            for &b in &lits[i + 1..] {
+                self.push(&[-a, -b]);
+            }
+        }
+    }
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
@@ -44,6 +53,9 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     fn reserve(&mut self, clauses: usize, literals: usize) {
         (**self).reserve(clauses, literals)
     }
+    fn pairwise(&mut self, lits: &[i32]) {
+        (**self).pairwise(lits)
+    }
 }
 
 impl Sink for Clauses {
@@ -52,6 +64,9 @@ impl Sink for Clauses {
     }
     fn reserve(&mut self, clauses: usize, literals: usize) {
         Clauses::reserve(self, clauses, literals)
+    }
+    fn pairwise(&mut self, lits: &[i32]) {
+        Clauses::push_pairwise(self, lits)
     }
 }
 
@@ -66,6 +81,11 @@ impl Sink for Counter {
     fn push(&mut self, clause: &[i32]) {
         self.clauses += 1;
         self.literals += clause.len() as u64;
+    }
+    fn pairwise(&mut self, lits: &[i32]) {
+        let k = lits.len() as u64;
+        self.clauses += k * k.saturating_sub(1) / 2;
+        self.literals += k * k.saturating_sub(1);
     }
 }
 
@@ -145,19 +165,69 @@ impl<S: Sink> ClauseOut for Builder<S> {
     }
 }
 
-/// Value of `x(cell, digit)` after given elimination: decided, or a variable.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum X {
-    True,
-    False,
-    Var(i32),
+impl<S: Sink> Builder<S> {
+    /// "At most one of `lits`": pairwise straight into the sink when no duplicate filter is
+    /// on (the same clauses, in the same order, as [`at_most_one`]), else through
+    /// [`at_most_one`].
+    fn amo(&mut self, amo: Amo, lits: &[i32]) {
+        if amo == Amo::Pairwise && self.dedup.is_none() {
+            self.sink.pairwise(lits);
+        } else {
+            at_most_one(amo, lits, self);
+        }
+    }
+}
+
+/// `x(cell, digit)` after given elimination, stored as an `i32`: a variable (`> 0`), or
+/// decided false (`FALSE`) or true (`TRUE`).
+const FALSE: i32 = 0;
+const TRUE: i32 = -1;
+
+/// Working memory of the encoder, kept by a caller that encodes many puzzles (the `sat`
+/// engine) so that its buffers, and the clause store of a formula handed back with
+/// [`Scratch::recycle`], are allocated once instead of once per puzzle.
+#[derive(Default)]
+pub struct Scratch {
+    /// `x[cell * n + d - 1]`: variable of `x(cell, d)`, `FALSE` or `TRUE`.
+    x: Vec<i32>,
+    /// The groups (the cells' and the (house, digit)s' undecided literals) and their ends.
+    cell_lits: Vec<i32>,
+    cell_ends: Vec<usize>,
+    house_lits: Vec<i32>,
+    house_ends: Vec<usize>,
+    /// A clause store to fill next.
+    clauses: Clauses,
+    /// The pairs and inverse of an explicit variable map to fill next.
+    map: (Vec<(u32, u16)>, Vec<u32>),
+}
+
+impl Scratch {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Takes back a formula that is no longer needed, to reuse its clause store.
+    pub fn recycle(&mut self, cnf: Cnf) {
+        let mut clauses = cnf.clauses;
+        clauses.clear();
+        self.clauses = clauses;
+        if let VarMap::Explicit { pairs, inverse, .. } = cnf.info.map {
+            self.map = (pairs, inverse);
+        }
+    }
 }
 
 /// Encodes `puzzle` with `opts` (see the module doc). Options that make no sense together
 /// (see [`CnfOptions::check`]) are not rejected here: `optimized` ignores the givens mode.
 pub fn encode(puzzle: &Puzzle, opts: &CnfOptions) -> Cnf {
-    let mut clauses = Clauses::new();
-    let (info, num_vars, assumptions) = build(puzzle, opts, &mut clauses);
+    encode_with(puzzle, opts, &mut Scratch::new())
+}
+
+/// [`encode`] with reusable working memory: the same formula.
+pub fn encode_with(puzzle: &Puzzle, opts: &CnfOptions, scratch: &mut Scratch) -> Cnf {
+    let mut clauses = std::mem::take(&mut scratch.clauses);
+    clauses.clear();
+    let (info, num_vars, assumptions) = build_with(puzzle, opts, &mut clauses, scratch);
     Cnf {
         info,
         num_vars,
@@ -173,57 +243,80 @@ pub(crate) fn build<S: Sink>(
     opts: &CnfOptions,
     sink: &mut S,
 ) -> (CnfInfo, u32, Vec<i32>) {
+    build_with(puzzle, opts, sink, &mut Scratch::new())
+}
+
+fn build_with<S: Sink>(
+    puzzle: &Puzzle,
+    opts: &CnfOptions,
+    sink: &mut S,
+    scratch: &mut Scratch,
+) -> (CnfInfo, u32, Vec<i32>) {
     let g = puzzle.geometry();
     let n = g.n();
     let cells = g.cells();
     let givens = puzzle.givens();
     let optimized = opts.encoding == CnfEncoding::Optimized;
 
-    // x[cell * n + d - 1]
-    let mut x: Vec<X> = Vec::with_capacity(cells * n);
+    let x = &mut scratch.x;
+    x.clear();
     let map;
     let mut unsat = false;
     if optimized {
-        let mut decided: Vec<Option<bool>> = vec![None; cells * n];
-        let mut set = |i: usize, v: bool, unsat: &mut bool| match decided[i] {
-            Some(old) if old != v => *unsat = true,
-            _ => decided[i] = Some(v),
-        };
+        // Decide x(c, d) true for each given and x(c, e) (e != d), x(peer, d) false. A
+        // variable decided both ways can only be x(c, d) of a given whose digit is also given
+        // in a peer (givens that clash): the peers are marked first, then each given's own
+        // variable is checked. (Which way such a variable ends does not matter: decided either
+        // way, it gets no variable, and the formula is the empty clause.)
+        const UNDECIDED: i32 = 1; // a placeholder until the numbering below
+        x.resize(cells * n, UNDECIDED);
         for (c, &d) in givens.iter().enumerate() {
-            if d == 0 {
-                continue;
-            }
-            let d = d as usize;
-            set(c * n + d - 1, true, &mut unsat);
-            for e in 1..=n {
-                if e != d {
-                    set(c * n + e - 1, false, &mut unsat);
-                }
-            }
-            for &h in g.houses_of(c) {
-                for &p in g.house(h as usize) {
-                    if p as usize != c {
-                        set(p as usize * n + d - 1, false, &mut unsat);
+            if d != 0 {
+                let d = d as usize;
+                for &h in g.houses_of(c) {
+                    for &p in g.house(h as usize) {
+                        if p as usize != c {
+                            x[p as usize * n + d - 1] = FALSE;
+                        }
                     }
                 }
             }
         }
-        let mut pairs = Vec::new();
-        for (c, ds) in decided.chunks_exact(n).enumerate() {
-            for (d, v) in ds.iter().enumerate() {
-                x.push(match v {
-                    Some(true) => X::True,
-                    Some(false) => X::False,
-                    None => {
-                        pairs.push((c as u32, d as u16 + 1));
-                        X::Var(pairs.len() as i32)
-                    }
-                });
+        for (c, &d) in givens.iter().enumerate() {
+            if d != 0 {
+                let d = d as usize;
+                unsat |= x[c * n + d - 1] == FALSE;
+                let row = &mut x[c * n..(c + 1) * n];
+                row.fill(FALSE);
+                row[d - 1] = TRUE;
             }
         }
-        map = VarMap::explicit(n, pairs);
+        // Number the undecided pairs in (cell, digit) order.
+        let (mut pairs, mut inverse) = std::mem::take(&mut scratch.map);
+        pairs.clear();
+        pairs.resize(cells * n, (0, 0));
+        inverse.clear();
+        inverse.resize(cells * n, 0);
+        let mut k = 0;
+        for (c, (xs, inv)) in x
+            .chunks_exact_mut(n)
+            .zip(inverse.chunks_exact_mut(n))
+            .enumerate()
+        {
+            for (d, (v, i)) in xs.iter_mut().zip(inv).enumerate() {
+                let undecided = *v == UNDECIDED;
+                pairs[k] = (c as u32, d as u16 + 1);
+                k += undecided as usize;
+                if undecided {
+                    *v = k as i32;
+                    *i = k as u32;
+                }
+            }
+        }
+        pairs.truncate(k);
+        map = VarMap::Explicit { n, pairs, inverse };
     } else {
-        x.extend((1..=(cells * n) as i32).map(X::Var));
+        x.extend(1..=(cells * n) as i32);
         map = VarMap::Formula { n };
     }
     let primary = map.primary() as i32;
@@ -248,40 +341,70 @@ pub(crate) fn build<S: Sink>(
     // The groups, each once: the undecided literals of every cell (digits 1..=N) and of every
     // (house, digit) (cells in house order); a group with a true literal is satisfied and
     // left out (it only happens in `optimized`, where its other literals are all false).
-    let mut cell_lits: Vec<i32> = Vec::with_capacity(cells * n);
-    let mut cell_ends: Vec<usize> = Vec::with_capacity(cells);
-    let mut house_lits: Vec<i32> = Vec::with_capacity(g.house_count() * n * n);
-    let mut house_ends: Vec<usize> = Vec::with_capacity(g.house_count() * n);
-    // Pushes the undecided literals of `items` onto `lits`; false (and undone) if one is true.
-    fn group(items: impl Iterator<Item = X>, lits: &mut Vec<i32>, ends: &mut Vec<usize>) {
-        let start = lits.len();
-        for v in items {
-            match v {
-                X::True => {
-                    lits.truncate(start);
-                    return;
+    let Scratch {
+        x,
+        cell_lits,
+        cell_ends,
+        house_lits,
+        house_ends,
+        ..
+    } = scratch;
+    cell_lits.clear();
+    cell_ends.clear();
+    house_lits.clear();
+    house_ends.clear();
+    if optimized {
+        // A group holds a true literal exactly when it holds a given: a given cell, or a
+        // (house, digit) with the digit given in the house; those are left out. The other
+        // groups hold variables and false literals only; the variables are kept, in order.
+        cell_lits.resize(cells * n, 0);
+        let mut len = 0;
+        for (c, &d) in givens.iter().enumerate() {
+            if d == 0 {
+                for &v in &x[c * n..(c + 1) * n] {
+                    cell_lits[len] = v;
+                    len += (v > 0) as usize;
                 }
-                X::False => {}
-                X::Var(l) => lits.push(l),
+                cell_ends.push(len);
             }
         }
-        ends.push(lits.len());
-    }
-    for c in 0..cells {
-        group(
-            x[c * n..(c + 1) * n].iter().copied(),
-            &mut cell_lits,
-            &mut cell_ends,
-        );
-    }
-    for h in 0..g.house_count() {
-        let house = g.house(h);
-        for d in 0..n {
-            group(
-                house.iter().map(|&c| x[c as usize * n + d]),
-                &mut house_lits,
-                &mut house_ends,
-            );
+        cell_lits.truncate(len);
+        house_lits.resize(g.house_count() * n * n, 0);
+        let mut len = 0;
+        for h in 0..g.house_count() {
+            let house = g.house(h);
+            let mut given = [false; 65];
+            let given = if n < given.len() {
+                &mut given[..]
+            } else {
+                &mut vec![false; n + 1][..]
+            };
+            for &c in house {
+                given[givens[c as usize] as usize] = true;
+            }
+            for d in 0..n {
+                if given[d + 1] {
+                    continue;
+                }
+                for &c in house {
+                    let v = x[c as usize * n + d];
+                    house_lits[len] = v;
+                    len += (v > 0) as usize;
+                }
+                house_ends.push(len);
+            }
+        }
+        house_lits.truncate(len);
+    } else {
+        // Nothing decided: every group is whole.
+        cell_lits.extend_from_slice(x);
+        cell_ends.extend((1..=cells).map(|c| c * n));
+        for h in 0..g.house_count() {
+            let house = g.house(h);
+            for d in 1..=n as i32 {
+                house_lits.extend(house.iter().map(|&c| c as i32 * n as i32 + d));
+                house_ends.push(house_lits.len());
+            }
         }
     }
     fn slices<'a>(lits: &'a [i32], ends: &'a [usize]) -> impl Iterator<Item = &'a [i32]> + 'a {
@@ -293,48 +416,68 @@ pub(crate) fn build<S: Sink>(
         })
     }
     let amo = opts.amo;
+    let (cells_g, houses_g) = (
+        || slices(cell_lits, cell_ends),
+        || slices(house_lits, house_ends),
+    );
 
     // Size of the formula from the group sizes, so that the clause store never grows.
     {
-        let sizes: Vec<(u64, u64, u64)> = (0..=n).map(|k| crate::cnf::amo::size(amo, k)).collect();
+        // (clauses, literals) of the AMO of a group of k, k <= N (closed form for pairwise).
+        let mut memo: Vec<Option<(u64, u64)>> = Vec::new();
+        let mut size = |k: usize| -> (u64, u64) {
+            if amo == Amo::Pairwise {
+                let k = k as u64;
+                return (k * k.saturating_sub(1) / 2, k * k.saturating_sub(1));
+            }
+            if memo.is_empty() {
+                memo.resize(n + 1, None);
+            }
+            *memo[k].get_or_insert_with(|| {
+                let (_, c, l) = crate::cnf::amo::size(amo, k);
+                (c, l)
+            })
+        };
         let (mut nc, mut nl) = (0u64, 0u64);
-        for c in slices(&cell_lits, &cell_ends) {
+        for c in cells_g() {
             nc += 1;
             nl += c.len() as u64;
             if opts.encoding.cell_amo() {
-                nc += sizes[c.len()].1;
-                nl += sizes[c.len()].2;
+                let (sc, sl) = size(c.len());
+                nc += sc;
+                nl += sl;
             }
         }
-        for c in slices(&house_lits, &house_ends) {
+        for c in houses_g() {
             if opts.encoding.house_alo() {
                 nc += 1;
                 nl += c.len() as u64;
             }
-            nc += sizes[c.len()].1;
-            nl += sizes[c.len()].2;
+            let (sc, sl) = size(c.len());
+            nc += sc;
+            nl += sl;
         }
         let units = if optimized { 0 } else { puzzle.clues() };
         b.sink.reserve(nc as usize + units, nl as usize + units);
     }
 
     // 1. each cell holds at least one digit
-    for c in slices(&cell_lits, &cell_ends) {
+    for c in cells_g() {
         b.clause(c);
     }
     // 2. each cell holds at most one digit
     if opts.encoding.cell_amo() {
-        for c in slices(&cell_lits, &cell_ends) {
-            at_most_one(amo, c, &mut b);
+        for c in cells_g() {
+            b.amo(amo, c);
         }
     }
     // 3. each digit at most once per house
-    for c in slices(&house_lits, &house_ends) {
-        at_most_one(amo, c, &mut b);
+    for c in houses_g() {
+        b.amo(amo, c);
     }
     // 4. each digit at least once per house
     if opts.encoding.house_alo() {
-        for c in slices(&house_lits, &house_ends) {
+        for c in houses_g() {
             b.clause(c);
         }
     }

@@ -41,6 +41,31 @@ impl Clauses {
         self.ends.push(self.lits.len());
     }
 
+    /// The clauses `(-a, -b)` for every pair `a` before `b` of `lits` (pairwise at most one),
+    /// in that order.
+    pub fn push_pairwise(&mut self, lits: &[i32]) {
+        let k = lits.len();
+        if k < 2 {
+            return;
+        }
+        self.lits.reserve(k * (k - 1));
+        self.ends.reserve(k * (k - 1) / 2);
+        let mut end = self.lits.len();
+        for (i, &a) in lits.iter().enumerate() {
+            for &b in &lits[i + 1..] {
+                self.lits.extend_from_slice(&[-a, -b]);
+                end += 2;
+                self.ends.push(end);
+            }
+        }
+    }
+
+    /// Removes every clause, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.lits.clear();
+        self.ends.clear();
+    }
+
     /// Number of clauses.
     pub fn len(&self) -> usize {
         self.ends.len()

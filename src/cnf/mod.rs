@@ -15,6 +15,8 @@
 //! CnfOptions { encoding, amo, givens, dedup: bool }                   check() -> Result<(), String>
 //!
 //! encode(&Puzzle, &CnfOptions) -> Cnf
+//! encode_with(&Puzzle, &CnfOptions, &mut Scratch) -> Cnf   (same formula, memory reused;
+//!     Scratch::new(), scratch.recycle(cnf) hands a finished formula's storage back)
 //! Cnf { info: CnfInfo, num_vars: u32, clauses: Clauses, assumptions: Vec<i32> }
 //!     cnf.blocking_clause(&grid) -> Option<Vec<i32>>
 //! CnfInfo { geometry: Arc<Geometry>, givens: Grid, options: CnfOptions, map: VarMap }
@@ -61,7 +63,7 @@ pub use backend::{
 };
 pub use decode::{check_model, decode, decode_checked, DecodeError};
 pub use dimacs::{read_dimacs, read_dimacs_str, write_clauses, write_dimacs, Dimacs, SyntaxError};
-pub use encode::encode;
+pub use encode::{encode, encode_with, Scratch};
 pub use formula::{Clauses, Cnf, CnfInfo, VarMap};
 pub use header::{parse_header, Header};
 pub use model::{read_model, Model, SolverAnswer};

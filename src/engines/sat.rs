@@ -17,8 +17,8 @@
 
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Status, Stop};
 use crate::cnf::{
-    decode, encode, make_backend, Amo, Budget, CnfEncoding, CnfOptions, GivensMode, Interrupt,
-    SatAnswer,
+    decode, encode_with, make_backend, Amo, Budget, CnfEncoding, CnfOptions, GivensMode, Interrupt,
+    SatAnswer, Scratch,
 };
 use crate::puzzle::Puzzle;
 use std::time::Instant;
@@ -109,6 +109,9 @@ pub struct Sat {
     /// Budget on the formula's size: a puzzle whose encoding could exceed it is not encoded
     /// and ends with `memory-limit` (see [`literal_bound`]).
     pub max_literals: u64,
+    /// The encoder's working memory and the last formula's clause store, reused from one
+    /// puzzle to the next (every encoding alike).
+    scratch: Scratch,
 }
 
 /// Default [`Sat::max_literals`]: 2e8 literals, about 0.8 GB as stored and a few GB inside an
@@ -174,6 +177,7 @@ impl Sat {
             cnf,
             backend,
             max_literals,
+            scratch: Scratch::new(),
         })
     }
 }
@@ -198,7 +202,7 @@ impl Engine for Sat {
             ));
             return o;
         }
-        let cnf = encode(puzzle, &self.cnf);
+        let cnf = encode_with(puzzle, &self.cnf, &mut self.scratch);
         search.stats.vars = Some(cnf.num_vars as u64);
         search.stats.clauses = Some(cnf.clauses.len() as u64);
         search.stats.literals = Some(cnf.clauses.literals() as u64);
@@ -282,6 +286,7 @@ impl Engine for Sat {
         if let Some(us) = s.child_cpu_us {
             st.bump("solver_cpu_us", us);
         }
+        self.scratch.recycle(cnf);
         let mut o = search.finish();
         o.status = Outcome::status_for(o.count, stop, limits);
         if let Some(e) = error {

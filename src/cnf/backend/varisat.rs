@@ -6,6 +6,7 @@
 //! for later).
 
 use super::{BackendStats, Budget, SatAnswer, SatBackend};
+use crate::cnf::formula::Cnf;
 use crate::cnf::model::Model;
 use varisat::{ExtendFormula, Lit, Solver};
 
@@ -49,6 +50,19 @@ impl SatBackend for Varisat {
         self.solver.add_clause(&self.scratch);
     }
 
+    /// Every clause of `cnf`, converted straight into the scratch buffer (no per-clause
+    /// dispatch; every variable is within `cnf.num_vars`).
+    fn add_cnf(&mut self, cnf: &Cnf) {
+        self.reserve_vars(cnf.num_vars);
+        debug_assert!(cnf.clauses.max_var() <= cnf.num_vars);
+        for c in cnf.clauses.iter() {
+            self.scratch.clear();
+            self.scratch
+                .extend(c.iter().map(|&l| Lit::from_dimacs(l as isize)));
+            self.solver.add_clause(&self.scratch);
+        }
+    }
+
     fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
         if let Some(why) = budget.spent() {
             return Ok(SatAnswer::Interrupted(why));
@@ -61,11 +75,15 @@ impl SatBackend for Varisat {
         match self.solver.solve() {
             Ok(true) => {
                 let lits = self.solver.model().ok_or("varisat: SAT without a model")?;
-                let mut m = Model::from_values(vec![None; self.num_vars as usize + 1]);
+                let mut values = vec![None; self.num_vars as usize + 1];
                 for l in lits {
-                    m.set(l.to_dimacs() as i32);
+                    let v = l.index() + 1;
+                    if v >= values.len() {
+                        values.resize(v + 1, None);
+                    }
+                    values[v] = Some(l.is_positive());
                 }
-                Ok(SatAnswer::Sat(m))
+                Ok(SatAnswer::Sat(Model::from_values(values)))
             }
             Ok(false) => Ok(SatAnswer::Unsat),
             Err(e) => Err(format!("varisat: {e}")),
