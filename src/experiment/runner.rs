@@ -130,7 +130,17 @@ impl RunReport {
 /// computed once per puzzle, only for the puzzles of this shard).
 struct Loaded {
     puzzles: Vec<Puzzle>,
-    prefixes: Vec<String>,
+    /// The prefixes, back to back (one allocation rather than one per puzzle).
+    prefix_text: String,
+    /// Per puzzle: the range of its prefix in `prefix_text` (empty: not in this shard).
+    prefix_spans: Vec<(usize, usize)>,
+}
+
+impl Loaded {
+    fn prefix(&self, puzzle: usize) -> &str {
+        let (start, end) = self.prefix_spans[puzzle];
+        &self.prefix_text[start..end]
+    }
 }
 
 /// Runs the experiment file `path`.
@@ -152,14 +162,17 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     for job in &plan {
         let d = &mut loaded[job.dataset as usize];
         let p = job.puzzle as usize;
-        if d.prefixes[p].is_empty() {
-            d.prefixes[p] = record::puzzle_prefix(
+        if d.prefix_spans[p].1 == 0 {
+            let start = d.prefix_text.len();
+            record::push_puzzle_prefix(
+                &mut d.prefix_text,
                 &exp.name,
                 &exp.datasets[job.dataset as usize].name,
                 p as u64 + 1,
                 &d.puzzles[p],
                 &puzzle_text(&d.puzzles[p]),
             );
+            d.prefix_spans[p] = (start, d.prefix_text.len());
         }
     }
     let shard_text = opts.shard.map(|s| s.to_string()).unwrap_or_default();
@@ -298,9 +311,9 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
             .map(|d| (shared.todo[d.pos].job, shared.view(d))),
     );
     views.sort_by_key(|(job, _)| *job);
-    let mut status_counts: BTreeMap<String, u64> = BTreeMap::new();
+    let mut status_counts: BTreeMap<&str, u64> = BTreeMap::new();
     for (_, v) in &views {
-        *status_counts.entry(v.status.to_string()).or_insert(0) += 1;
+        *status_counts.entry(v.status).or_insert(0) += 1;
     }
     let rows_total = views.len();
     let summary = summarize_runs(views.into_iter().map(|(_, v)| v));
@@ -343,8 +356,12 @@ fn load_datasets(exp: &Experiment) -> anyhow::Result<Vec<Loaded>> {
         if let Some(k) = d.first {
             puzzles.truncate(k as usize);
         }
-        let prefixes = vec![String::new(); puzzles.len()];
-        out.push(Loaded { puzzles, prefixes });
+        let prefix_spans = vec![(0, 0); puzzles.len()];
+        out.push(Loaded {
+            puzzles,
+            prefix_text: String::new(),
+            prefix_spans,
+        });
     }
     Ok(out)
 }
@@ -547,7 +564,7 @@ impl Shared {
         let job = &self.todo[pos];
         let c = job.config as usize;
         let parts = RowParts {
-            puzzle_prefix: &self.datasets[job.dataset as usize].prefixes[job.puzzle as usize],
+            puzzle_prefix: self.datasets[job.dataset as usize].prefix(job.puzzle as usize),
             config_prefix: &self.config_prefixes[c],
             repetition: job.repetition as u64,
             limits: &self.limits[c],
@@ -624,19 +641,24 @@ fn worker(shared: Arc<Shared>, slot: Arc<Slot>) {
         };
         let c = job.config as usize;
         let limits = &limits[c];
-        {
+        let started = Instant::now();
+        // A job without a time limit has no deadline: the watchdog has nothing to watch, so
+        // its slot stays empty (and unlocked).
+        let watched = limits.time_limit.is_some();
+        if watched {
             let mut current = lock(&slot.current);
             slot.cancel.store(false, Ordering::SeqCst);
-            let started = Instant::now();
             *current = Some(Running {
                 pos,
                 started,
                 soft: limits.time_limit.map(|t| started + t),
                 hard: limits.time_limit.map(|t| started + hard_deadline(t)),
             });
+        } else {
+            slot.cancel.store(false, Ordering::SeqCst);
         }
-        let outcome = solve(&shared, job, &mut engines[c], limits);
-        {
+        let outcome = solve(&shared, job, &mut engines[c], limits, started);
+        if watched {
             let mut current = lock(&slot.current);
             *current = None;
             if slot.abandoned.load(Ordering::SeqCst) {
@@ -648,17 +670,18 @@ fn worker(shared: Arc<Shared>, slot: Arc<Slot>) {
     }
 }
 
-/// Runs one job: makes the engine if this thread has none for the configuration, then
-/// solves, turning a failure to make it or a panic into an `error` outcome.
+/// Runs one job, which started at `started`: makes the engine if this thread has none for
+/// the configuration, then solves, turning a failure to make it or a panic into an `error`
+/// outcome.
 fn solve(
     shared: &Shared,
     job: &Job,
     engine: &mut Option<Box<dyn Engine>>,
     limits: &Limits,
+    started: Instant,
 ) -> Outcome {
     let spec = &shared.exp.engines[job.config as usize].spec;
     let puzzle = &shared.datasets[job.dataset as usize].puzzles[job.puzzle as usize];
-    let started = Instant::now();
     let result = catch_unwind(AssertUnwindSafe(|| {
         if engine.is_none() {
             *engine = Some((shared.factory)(spec)?);

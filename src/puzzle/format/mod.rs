@@ -183,6 +183,9 @@ pub struct Alphabet {
     ascii: [u16; 128],
     /// Non-ASCII symbols with their digits, sorted by symbol.
     other: Vec<(char, u16)>,
+    /// The symbols as bytes if they are all ASCII, else empty: lines are then written byte
+    /// by byte.
+    ascii_symbols: Vec<u8>,
 }
 
 impl fmt::Debug for Alphabet {
@@ -263,10 +266,16 @@ impl Alphabet {
             }
         }
         other.sort_unstable();
+        let ascii_symbols = if symbols.iter().all(char::is_ascii) {
+            symbols.iter().map(|&c| c as u8).collect()
+        } else {
+            Vec::new()
+        };
         Alphabet {
             symbols,
             ascii,
             other,
+            ascii_symbols,
         }
     }
 
@@ -277,6 +286,11 @@ impl Alphabet {
 
     pub fn is_empty(&self) -> bool {
         self.symbols.is_empty()
+    }
+
+    /// The symbols of digits `1..=len` as bytes, if they are all ASCII.
+    pub(crate) fn ascii_symbols(&self) -> Option<&[u8]> {
+        (!self.ascii_symbols.is_empty()).then_some(&self.ascii_symbols[..])
     }
 
     /// Symbol of digit `d` (`1..=len`).

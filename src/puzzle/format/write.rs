@@ -44,6 +44,17 @@ pub fn write_grid(
     let symbolic = grid.iter().all(|&d| d as usize <= alphabet.len());
     match format {
         OutputFormat::Line if symbolic => {
+            if let Some(table) = alphabet.ascii_symbols() {
+                // Every digit is at most `table.len()` (symbolic): one byte per cell.
+                let line: Vec<u8> = grid
+                    .iter()
+                    .map(|&d| match d {
+                        0 => b'.',
+                        d => table[d as usize - 1],
+                    })
+                    .collect();
+                return String::from_utf8(line).expect("ASCII symbols");
+            }
             let mut s = String::with_capacity(grid.len());
             for &d in grid {
                 s.push(alphabet.symbol(d).unwrap_or('.'));
