@@ -183,9 +183,9 @@ pub struct Alphabet {
     ascii: [u16; 128],
     /// Non-ASCII symbols with their digits, sorted by symbol.
     other: Vec<(char, u16)>,
-    /// The symbols as bytes if they are all ASCII, else empty: lines are then written byte
-    /// by byte.
-    ascii_symbols: Vec<u8>,
+    /// If every symbol is ASCII: `.` then the symbols of `1..=len`, as bytes (a line is then
+    /// written by one lookup per cell); else empty.
+    line_bytes: Vec<u8>,
 }
 
 impl fmt::Debug for Alphabet {
@@ -266,8 +266,10 @@ impl Alphabet {
             }
         }
         other.sort_unstable();
-        let ascii_symbols = if symbols.iter().all(char::is_ascii) {
-            symbols.iter().map(|&c| c as u8).collect()
+        let line_bytes = if symbols.iter().all(char::is_ascii) {
+            std::iter::once(b'.')
+                .chain(symbols.iter().map(|&c| c as u8))
+                .collect()
         } else {
             Vec::new()
         };
@@ -275,7 +277,7 @@ impl Alphabet {
             symbols,
             ascii,
             other,
-            ascii_symbols,
+            line_bytes,
         }
     }
 
@@ -288,9 +290,10 @@ impl Alphabet {
         self.symbols.is_empty()
     }
 
-    /// The symbols of digits `1..=len` as bytes, if they are all ASCII.
-    pub(crate) fn ascii_symbols(&self) -> Option<&[u8]> {
-        (!self.ascii_symbols.is_empty()).then_some(&self.ascii_symbols[..])
+    /// If every symbol is ASCII, the byte of each digit `0..=len` in the line form: `.` for
+    /// 0 (empty), then the symbols.
+    pub(crate) fn line_bytes(&self) -> Option<&[u8]> {
+        (!self.line_bytes.is_empty()).then_some(&self.line_bytes[..])
     }
 
     /// Symbol of digit `d` (`1..=len`).
