@@ -158,7 +158,17 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let mut loaded = load_datasets(&exp)?;
     let counts: Vec<usize> = loaded.iter().map(|d| d.puzzles.len()).collect();
     let all = jobs::all_jobs(&counts, exp.engines.len(), exp.repetitions);
+    let jobs_total = all.len();
     let plan = jobs::plan(&all, opts.shard, exp.seed);
+    drop(all);
+    let jobs_shard = plan.len();
+    // Puzzles of each dataset in this shard: every configuration and repetition of a puzzle
+    // is in the same shard.
+    let mut planned = vec![0; loaded.len()];
+    for job in &plan {
+        planned[job.dataset as usize] += 1;
+    }
+    let per_puzzle = (exp.engines.len() as u64 * exp.repetitions).max(1) as usize;
     for job in &plan {
         let d = &mut loaded[job.dataset as usize];
         let p = job.puzzle as usize;
@@ -173,6 +183,12 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
                 &puzzle_text(&d.puzzles[p]),
             );
             d.prefix_spans[p] = (start, d.prefix_text.len());
+            if start == 0 {
+                // Room for the others, each as long as the first plus a few digits of index
+                // (one allocation, no copies as the string grows).
+                let others = planned[job.dataset as usize] / per_puzzle;
+                d.prefix_text.reserve((d.prefix_text.len() + 8) * others);
+            }
         }
     }
     let shard_text = opts.shard.map(|s| s.to_string()).unwrap_or_default();
@@ -216,10 +232,10 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         (file, BTreeSet::new(), Vec::new())
     };
 
+    // (In place: no copy of the job list.)
     let todo: Vec<Job> = plan
-        .iter()
+        .into_iter()
         .filter(|j| !done.contains(&j.job))
-        .copied()
         .collect();
     let threads = opts
         .threads
@@ -252,8 +268,8 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         "command": opts.command,
         "threads": threads,
         "shard": opts.shard.map(|s| s.to_string()),
-        "jobs_total": all.len(),
-        "jobs_shard": plan.len(),
+        "jobs_total": jobs_total,
+        "jobs_shard": jobs_shard,
         "start": first_start.unwrap_or_else(|| json!(start)),
         "end": null,
         "status_counts": null,
@@ -262,7 +278,7 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     sidecar::write(&side, &meta)?;
 
     let limits: Vec<Limits> = (0..exp.engines.len()).map(|c| exp.limits(c)).collect();
-    let skipped = plan.len() - todo.len();
+    let skipped = jobs_shard - todo.len();
     let config_prefixes = exp
         .engines
         .iter()
@@ -303,20 +319,29 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     // this one's (kept as they were written, not read back: reading 50,000 rows costs more
     // than the runner's whole overhead on a fast engine). Job order, not completion order,
     // so configurations are listed as in the file.
-    let mut views: Vec<(u64, RunView)> =
-        earlier.iter().map(|r| (r.job, RunView::from(r))).collect();
-    views.extend(
+    // (job, i): i < earlier.len() is earlier[i], else done_now[i - earlier.len()].
+    let mut order: Vec<(u64, usize)> = earlier
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.job, i))
+        .collect();
+    order.extend(
         done_now
             .iter()
-            .map(|d| (shared.todo[d.pos].job, shared.view(d))),
+            .enumerate()
+            .map(|(i, d)| (shared.todo[d.pos].job, earlier.len() + i)),
     );
-    views.sort_by_key(|(job, _)| *job);
+    order.sort_unstable_by_key(|&(job, _)| job);
+    let view = |&(_, i): &(u64, usize)| match earlier.get(i) {
+        Some(r) => RunView::from(r),
+        None => shared.view(&done_now[i - earlier.len()]),
+    };
     let mut status_counts: BTreeMap<&str, u64> = BTreeMap::new();
-    for (_, v) in &views {
+    for v in order.iter().map(view) {
         *status_counts.entry(v.status).or_insert(0) += 1;
     }
-    let rows_total = views.len();
-    let summary = summarize_runs(views.into_iter().map(|(_, v)| v));
+    let rows_total = order.len();
+    let summary = summarize_runs(order.iter().map(view));
     let end = sidecar::now_rfc3339();
     session["end"] = json!(end);
     session["jobs_run"] = json!(shared.todo.len());

@@ -71,17 +71,18 @@ pub fn summarize(records: &[Record]) -> Vec<SummaryLine> {
 
 /// [`summarize`] over run views.
 ///
-/// Runs are bucketed by configuration (in order of first appearance), then each bucket is
-/// sorted stably by instance, (dataset, puzzle index): the repetitions of an instance stay in
-/// input order and instances come in the order of a map keyed by (dataset, puzzle index).
-/// Input already in job order is sorted in one linear pass, so the runner's end-of-run
-/// summary of 50,000 rows costs a few milliseconds, not one map entry and one vector per
-/// instance.
+/// The runs are numbered by configuration (in order of first appearance), then each
+/// configuration's runs are sorted stably by instance, (dataset, puzzle index): the
+/// repetitions of an instance stay in input order and instances come in the order of a map
+/// keyed by (dataset, puzzle index). The runs are kept once and their indexes are sorted, a
+/// linear pass for input already in job order: the runner's end-of-run summary of 50,000 rows
+/// costs a few milliseconds, not one map entry and one vector per instance.
 pub fn summarize_runs<'a>(runs: impl IntoIterator<Item = RunView<'a>>) -> Vec<SummaryLine> {
+    let runs: Vec<RunView<'a>> = runs.into_iter().collect();
     let mut order: Vec<&str> = Vec::new();
-    let mut buckets: Vec<Vec<RunView<'a>>> = Vec::new();
+    let mut buckets: Vec<Vec<u32>> = Vec::new();
     let mut last = 0;
-    for r in runs {
+    for (i, r) in runs.iter().enumerate() {
         let c = if order.get(last).is_some_and(|&c| c == r.config) {
             last
         } else if let Some(c) = order.iter().position(|&c| c == r.config) {
@@ -92,22 +93,31 @@ pub fn summarize_runs<'a>(runs: impl IntoIterator<Item = RunView<'a>>) -> Vec<Su
             order.len() - 1
         };
         last = c;
-        buckets[c].push(r);
+        let i = u32::try_from(i).expect("at most 2^32 runs");
+        buckets[c].push(i);
     }
+    let key = |i: &u32| {
+        let r = &runs[*i as usize];
+        (r.dataset, r.puzzle_index)
+    };
     order
         .into_iter()
         .zip(&mut buckets)
-        .map(|(config, runs)| {
-            runs.sort_by(|a, b| (a.dataset, a.puzzle_index).cmp(&(b.dataset, b.puzzle_index)));
-            summarize_config(config, runs)
+        .map(|(config, indexes)| {
+            indexes.sort_by(|a, b| key(a).cmp(&key(b)));
+            let sorted = indexes.iter().map(|&i| &runs[i as usize]);
+            summarize_config(config, sorted)
         })
         .collect()
 }
 
 /// The line of one configuration; `runs` are sorted by instance (see [`summarize_runs`]).
-fn summarize_config(config: &str, runs: &[RunView<'_>]) -> SummaryLine {
-    let instances =
-        runs.chunk_by(|a, b| (a.dataset, a.puzzle_index) == (b.dataset, b.puzzle_index));
+fn summarize_config<'r, 'a: 'r>(
+    config: &str,
+    runs: impl Iterator<Item = &'r RunView<'a>>,
+) -> SummaryLine {
+    let mut runs = runs.peekable();
+    let mut reps: Vec<&RunView> = Vec::new();
     let mut line = SummaryLine {
         config: config.to_string(),
         runs: 0,
@@ -125,11 +135,19 @@ fn summarize_config(config: &str, runs: &[RunView<'_>]) -> SummaryLine {
     let mut guesses = Vec::new();
     let mut par2_sum = 0.0;
     let mut par2_defined = true;
-    for reps in instances {
+    while let Some(first) = runs.next() {
+        // The repetitions of first's instance: the runs that follow with the same key.
+        reps.clear();
+        reps.push(first);
+        while let Some(r) =
+            runs.next_if(|r| (r.dataset, r.puzzle_index) == (first.dataset, first.puzzle_index))
+        {
+            reps.push(r);
+        }
         line.instances += 1;
         line.runs += reps.len() as u64;
-        let rep = match reps {
-            [one] => *one,
+        let rep = match reps[..] {
+            [one] => one,
             _ => median_by_cpu(reps.iter().copied(), |r| r.cpu_s),
         };
         if rep.answered {
@@ -396,7 +414,7 @@ mod tests {
             .into_iter()
             .map(|config| {
                 let runs: Vec<RunView> = groups[config].values().flatten().copied().collect();
-                let mut line = summarize_config(config, &[]);
+                let mut line = summarize_config(config, [].iter());
                 line.instances = groups[config].len() as u64;
                 let mut solved_cpu = Vec::new();
                 let (mut nodes, mut guesses) = (Vec::new(), Vec::new());
