@@ -337,8 +337,18 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         None => shared.view(&done_now[i - earlier.len()]),
     };
     let mut status_counts: BTreeMap<&str, u64> = BTreeMap::new();
-    for v in order.iter().map(view) {
-        *status_counts.entry(v.status).or_insert(0) += 1;
+    for r in &earlier {
+        *status_counts.entry(&r.status).or_insert(0) += 1;
+    }
+    // This session's rows by Status discriminant (the order of Status::ALL), then by name.
+    let mut by_status = [0u64; Status::ALL.len()];
+    for d in &done_now {
+        by_status[d.status as usize] += 1;
+    }
+    for (status, n) in Status::ALL.iter().zip(by_status) {
+        if n > 0 {
+            *status_counts.entry(status.as_str()).or_insert(0) += n;
+        }
     }
     let rows_total = order.len();
     let summary = summarize_runs(order.iter().map(view));
@@ -1010,6 +1020,13 @@ mod tests {
         for rec in &records {
             assert_eq!(rec.status, "time-limit");
             assert!(rec.wall_s >= 0.1 && rec.wall_s < 1.0, "{}", rec.wall_s);
+        }
+    }
+
+    #[test]
+    fn statuses_are_numbered_in_the_order_of_all() {
+        for (i, s) in Status::ALL.iter().enumerate() {
+            assert_eq!(*s as usize, i, "{s}");
         }
     }
 
