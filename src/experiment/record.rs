@@ -29,7 +29,6 @@
 use crate::engines::{self, EngineSpec, Limits, Outcome, Status};
 use crate::puzzle::{write_puzzle, OutputFormat, Puzzle};
 use serde::{Deserialize, Serialize};
-use std::fmt::Write as _;
 
 /// Puzzles whose line form is longer than this are identified by a hash in the `puzzle`
 /// column (a 25x25 line is 625 characters; a 36x36 grid is written in numbers).
@@ -266,26 +265,50 @@ pub fn puzzle_prefix(
     puzzle: &Puzzle,
     puzzle_text: &str,
 ) -> String {
-    let g = puzzle.geometry();
-    let box_shape = g
-        .box_shape()
-        .map(|(r, c)| format!("{r}x{c}"))
-        .unwrap_or_default();
     let mut s = String::new();
-    for f in [
+    push_puzzle_prefix(
+        &mut s,
         experiment,
         dataset,
-        &puzzle_index.to_string(),
+        puzzle_index,
+        puzzle,
         puzzle_text,
-        &g.n().to_string(),
-        &box_shape,
-        g.variant(),
-        &puzzle.clues().to_string(),
-    ] {
-        push_field(&mut s, f);
-        s.push(',');
-    }
+    );
     s
+}
+
+/// Appends [`puzzle_prefix`] to `s` (the runner keeps the prefixes of a dataset back to back
+/// in one string).
+pub fn push_puzzle_prefix(
+    s: &mut String,
+    experiment: &str,
+    dataset: &str,
+    puzzle_index: u64,
+    puzzle: &Puzzle,
+    puzzle_text: &str,
+) {
+    let g = puzzle.geometry();
+    let mut num = itoa::Buffer::new();
+    push_field(s, experiment);
+    s.push(',');
+    push_field(s, dataset);
+    s.push(',');
+    s.push_str(num.format(puzzle_index));
+    s.push(',');
+    push_field(s, puzzle_text);
+    s.push(',');
+    s.push_str(num.format(g.n()));
+    s.push(',');
+    if let Some((r, c)) = g.box_shape() {
+        s.push_str(num.format(r));
+        s.push('x');
+        s.push_str(num.format(c));
+    }
+    s.push(',');
+    push_field(s, g.variant());
+    s.push(',');
+    s.push_str(num.format(puzzle.clues()));
+    s.push(',');
 }
 
 /// Fields `config` to `givens`, CSV-escaped, each followed by a comma.
@@ -311,7 +334,7 @@ pub fn config_prefix(config: &str, spec: &EngineSpec) -> String {
 /// Appends one CSV field, quoted (with doubled quotes) when it holds a comma, a quote or a
 /// line break, as the `csv` crate writes it.
 fn push_field(s: &mut String, field: &str) {
-    if field.contains([',', '"', '\n', '\r']) {
+    if needs_quotes(field) {
         s.push('"');
         s.push_str(&field.replace('"', "\"\""));
         s.push('"');
@@ -320,28 +343,29 @@ fn push_field(s: &mut String, field: &str) {
     }
 }
 
-/// Appends the row of a finished run (with its final newline) to `out`.
+/// Whether a field holds a comma, a quote or a line break (ASCII bytes, which never occur
+/// inside a multi-byte UTF-8 character; a byte scan is several times faster than a search
+/// for any of four `char`s).
+fn needs_quotes(field: &str) -> bool {
+    field
+        .bytes()
+        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+}
+
+/// Appends the row of a finished run (with its final newline) to `out`. Numbers are written
+/// by hand (`itoa`, and nine zero-padded decimals for the nanoseconds) rather than through
+/// `core::fmt`: this runs once per job, and on a fast engine its cost is part of the runner's
+/// overhead.
 pub fn write_row(out: &mut Vec<u8>, parts: &RowParts<'_>, outcome: &Outcome) {
-    use std::io::Write as _;
-    fn opt(out: &mut Vec<u8>, v: Option<u64>) {
-        if let Some(v) = v {
-            let _ = write!(out, "{v}");
-        }
-        out.push(b',');
-    }
-    fn secs(out: &mut Vec<u8>, d: std::time::Duration) {
-        let _ = write!(out, "{}.{:09},", d.as_secs(), d.subsec_nanos());
-    }
     let s = &outcome.stats;
     out.extend_from_slice(parts.puzzle_prefix.as_bytes());
     out.extend_from_slice(parts.config_prefix.as_bytes());
-    let _ = write!(
-        out,
-        "{},{},{},",
-        parts.repetition,
-        outcome.status.as_str(),
-        outcome.count
-    );
+    int(out, parts.repetition);
+    out.push(b',');
+    out.extend_from_slice(outcome.status.as_str().as_bytes());
+    out.push(b',');
+    int(out, outcome.count);
+    out.push(b',');
     let tree = |v: u64| parts.search_tree.then_some(v);
     for v in [
         tree(s.nodes),
@@ -359,10 +383,15 @@ pub fn write_row(out: &mut Vec<u8>, parts: &RowParts<'_>, outcome: &Outcome) {
         s.options,
         s.ones,
     ] {
-        opt(out, v);
+        opt_int(out, v);
     }
     for (i, (k, v)) in s.counters.iter().enumerate() {
-        let _ = write!(out, "{}{k}={v}", if i == 0 { "" } else { ";" });
+        if i > 0 {
+            out.push(b';');
+        }
+        out.extend_from_slice(k.as_bytes());
+        out.push(b'=');
+        int(out, *v);
     }
     out.push(b',');
     secs(out, outcome.build);
@@ -373,16 +402,57 @@ pub fn write_row(out: &mut Vec<u8>, parts: &RowParts<'_>, outcome: &Outcome) {
         Some(t) => secs(out, t),
         None => out.push(b','),
     }
-    opt(out, parts.limits.node_limit);
-    let _ = write!(out, "{},", parts.limits.max_solutions);
-    let mut tail = String::new();
-    push_field(&mut tail, parts.shard);
-    let _ = write!(tail, ",{},", parts.job);
+    opt_int(out, parts.limits.node_limit);
+    int(out, parts.limits.max_solutions);
+    out.push(b',');
+    push_field_bytes(out, parts.shard);
+    out.push(b',');
+    int(out, parts.job);
+    out.push(b',');
     if let Some(note) = &outcome.note {
-        push_field(&mut tail, note);
+        push_field_bytes(out, note);
     }
-    tail.push('\n');
-    out.extend_from_slice(tail.as_bytes());
+    out.push(b'\n');
+}
+
+fn int(out: &mut Vec<u8>, v: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+}
+
+/// `v` and a comma, or only the comma (an empty cell).
+fn opt_int(out: &mut Vec<u8>, v: Option<u64>) {
+    if let Some(v) = v {
+        int(out, v);
+    }
+    out.push(b',');
+}
+
+/// A duration as exact seconds with nine decimals (`0.000012345`), then a comma.
+fn secs(out: &mut Vec<u8>, d: std::time::Duration) {
+    int(out, d.as_secs());
+    let mut frac = *b".000000000,";
+    let mut n = d.subsec_nanos();
+    for b in frac[1..10].iter_mut().rev() {
+        *b = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    out.extend_from_slice(&frac);
+}
+
+/// [`push_field`] into bytes.
+fn push_field_bytes(out: &mut Vec<u8>, field: &str) {
+    if needs_quotes(field) {
+        out.push(b'"');
+        for &b in field.as_bytes() {
+            if b == b'"' {
+                out.push(b'"');
+            }
+            out.push(b);
+        }
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(field.as_bytes());
+    }
 }
 
 /// The SAT engine's effective encoding, AMO, backend and givens mode (defaults filled in);
@@ -503,6 +573,9 @@ mod tests {
     fn fast_rows_equal_serde_records() {
         let p = puzzle("1.3.341.2.4.4.21");
         let clash = puzzle("11..............");
+        let jigsaw = puzzle(include_str!("../../data/examples/jigsaw-9x9.txt"));
+        let six = puzzle(include_str!("../../data/examples/6x6.txt"));
+        assert!(jigsaw.geometry().box_shape().is_none());
         let limits = Limits {
             time_limit: Some(std::time::Duration::from_millis(1500)),
             node_limit: Some(77),
@@ -513,6 +586,8 @@ mod tests {
             ("sat:backend=batsat,encoding=minimal", &p),
             ("dlx", &clash),
             ("bnb:order=lifo", &p),
+            ("dlx", &jigsaw),
+            ("human", &six),
         ] {
             let spec: EngineSpec = spec.parse().unwrap();
             let mut outcome = engines::run(spec.make().unwrap().as_mut(), puzzle, &limits);
@@ -557,6 +632,26 @@ mod tests {
             (got.build_s, got.solve_s, got.cpu_s, got.wall_s) =
                 (want.build_s, want.solve_s, want.cpu_s, want.wall_s);
             assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn durations_are_written_exactly() {
+        use std::time::Duration;
+        for (d, want) in [
+            (Duration::ZERO, "0.000000000,"),
+            (Duration::new(0, 23_364), "0.000023364,"),
+            (Duration::new(12, 345), "12.000000345,"),
+            (Duration::new(7, 999_999_999), "7.999999999,"),
+            (
+                Duration::new(u64::MAX, 100_000_000),
+                "18446744073709551615.100000000,",
+            ),
+        ] {
+            let mut out = Vec::new();
+            secs(&mut out, d);
+            assert_eq!(String::from_utf8(out).unwrap(), want);
+            assert_eq!(format!("{}.{:09},", d.as_secs(), d.subsec_nanos()), want);
         }
     }
 

@@ -130,7 +130,17 @@ impl RunReport {
 /// computed once per puzzle, only for the puzzles of this shard).
 struct Loaded {
     puzzles: Vec<Puzzle>,
-    prefixes: Vec<String>,
+    /// The prefixes, back to back (one allocation rather than one per puzzle).
+    prefix_text: String,
+    /// Per puzzle: the range of its prefix in `prefix_text` (empty: not in this shard).
+    prefix_spans: Vec<(usize, usize)>,
+}
+
+impl Loaded {
+    fn prefix(&self, puzzle: usize) -> &str {
+        let (start, end) = self.prefix_spans[puzzle];
+        &self.prefix_text[start..end]
+    }
 }
 
 /// Runs the experiment file `path`.
@@ -148,18 +158,37 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let mut loaded = load_datasets(&exp)?;
     let counts: Vec<usize> = loaded.iter().map(|d| d.puzzles.len()).collect();
     let all = jobs::all_jobs(&counts, exp.engines.len(), exp.repetitions);
+    let jobs_total = all.len();
     let plan = jobs::plan(&all, opts.shard, exp.seed);
+    drop(all);
+    let jobs_shard = plan.len();
+    // Puzzles of each dataset in this shard: every configuration and repetition of a puzzle
+    // is in the same shard.
+    let mut planned = vec![0; loaded.len()];
+    for job in &plan {
+        planned[job.dataset as usize] += 1;
+    }
+    let per_puzzle = (exp.engines.len() as u64 * exp.repetitions).max(1) as usize;
     for job in &plan {
         let d = &mut loaded[job.dataset as usize];
         let p = job.puzzle as usize;
-        if d.prefixes[p].is_empty() {
-            d.prefixes[p] = record::puzzle_prefix(
+        if d.prefix_spans[p].1 == 0 {
+            let start = d.prefix_text.len();
+            record::push_puzzle_prefix(
+                &mut d.prefix_text,
                 &exp.name,
                 &exp.datasets[job.dataset as usize].name,
                 p as u64 + 1,
                 &d.puzzles[p],
                 &puzzle_text(&d.puzzles[p]),
             );
+            d.prefix_spans[p] = (start, d.prefix_text.len());
+            if start == 0 {
+                // Room for the others, each as long as the first plus a few digits of index
+                // (one allocation, no copies as the string grows).
+                let others = planned[job.dataset as usize] / per_puzzle;
+                d.prefix_text.reserve((d.prefix_text.len() + 8) * others);
+            }
         }
     }
     let shard_text = opts.shard.map(|s| s.to_string()).unwrap_or_default();
@@ -203,10 +232,10 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         (file, BTreeSet::new(), Vec::new())
     };
 
+    // (In place: no copy of the job list.)
     let todo: Vec<Job> = plan
-        .iter()
+        .into_iter()
         .filter(|j| !done.contains(&j.job))
-        .copied()
         .collect();
     let threads = opts
         .threads
@@ -239,8 +268,8 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         "command": opts.command,
         "threads": threads,
         "shard": opts.shard.map(|s| s.to_string()),
-        "jobs_total": all.len(),
-        "jobs_shard": plan.len(),
+        "jobs_total": jobs_total,
+        "jobs_shard": jobs_shard,
         "start": first_start.unwrap_or_else(|| json!(start)),
         "end": null,
         "status_counts": null,
@@ -249,7 +278,7 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     sidecar::write(&side, &meta)?;
 
     let limits: Vec<Limits> = (0..exp.engines.len()).map(|c| exp.limits(c)).collect();
-    let skipped = plan.len() - todo.len();
+    let skipped = jobs_shard - todo.len();
     let config_prefixes = exp
         .engines
         .iter()
@@ -290,20 +319,39 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     // this one's (kept as they were written, not read back: reading 50,000 rows costs more
     // than the runner's whole overhead on a fast engine). Job order, not completion order,
     // so configurations are listed as in the file.
-    let mut views: Vec<(u64, RunView)> =
-        earlier.iter().map(|r| (r.job, RunView::from(r))).collect();
-    views.extend(
+    // (job, i): i < earlier.len() is earlier[i], else done_now[i - earlier.len()].
+    let mut order: Vec<(u64, usize)> = earlier
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.job, i))
+        .collect();
+    order.extend(
         done_now
             .iter()
-            .map(|d| (shared.todo[d.pos].job, shared.view(d))),
+            .enumerate()
+            .map(|(i, d)| (shared.todo[d.pos].job, earlier.len() + i)),
     );
-    views.sort_by_key(|(job, _)| *job);
-    let mut status_counts: BTreeMap<String, u64> = BTreeMap::new();
-    for (_, v) in &views {
-        *status_counts.entry(v.status.to_string()).or_insert(0) += 1;
+    order.sort_unstable_by_key(|&(job, _)| job);
+    let view = |&(_, i): &(u64, usize)| match earlier.get(i) {
+        Some(r) => RunView::from(r),
+        None => shared.view(&done_now[i - earlier.len()]),
+    };
+    let mut status_counts: BTreeMap<&str, u64> = BTreeMap::new();
+    for r in &earlier {
+        *status_counts.entry(&r.status).or_insert(0) += 1;
     }
-    let rows_total = views.len();
-    let summary = summarize_runs(views.into_iter().map(|(_, v)| v));
+    // This session's rows by Status discriminant (the order of Status::ALL), then by name.
+    let mut by_status = [0u64; Status::ALL.len()];
+    for d in &done_now {
+        by_status[d.status as usize] += 1;
+    }
+    for (status, n) in Status::ALL.iter().zip(by_status) {
+        if n > 0 {
+            *status_counts.entry(status.as_str()).or_insert(0) += n;
+        }
+    }
+    let rows_total = order.len();
+    let summary = summarize_runs(order.iter().map(view));
     let end = sidecar::now_rfc3339();
     session["end"] = json!(end);
     session["jobs_run"] = json!(shared.todo.len());
@@ -343,8 +391,12 @@ fn load_datasets(exp: &Experiment) -> anyhow::Result<Vec<Loaded>> {
         if let Some(k) = d.first {
             puzzles.truncate(k as usize);
         }
-        let prefixes = vec![String::new(); puzzles.len()];
-        out.push(Loaded { puzzles, prefixes });
+        let prefix_spans = vec![(0, 0); puzzles.len()];
+        out.push(Loaded {
+            puzzles,
+            prefix_text: String::new(),
+            prefix_spans,
+        });
     }
     Ok(out)
 }
@@ -547,7 +599,7 @@ impl Shared {
         let job = &self.todo[pos];
         let c = job.config as usize;
         let parts = RowParts {
-            puzzle_prefix: &self.datasets[job.dataset as usize].prefixes[job.puzzle as usize],
+            puzzle_prefix: self.datasets[job.dataset as usize].prefix(job.puzzle as usize),
             config_prefix: &self.config_prefixes[c],
             repetition: job.repetition as u64,
             limits: &self.limits[c],
@@ -624,19 +676,24 @@ fn worker(shared: Arc<Shared>, slot: Arc<Slot>) {
         };
         let c = job.config as usize;
         let limits = &limits[c];
-        {
+        let started = Instant::now();
+        // A job without a time limit has no deadline: the watchdog has nothing to watch, so
+        // its slot stays empty (and unlocked).
+        let watched = limits.time_limit.is_some();
+        if watched {
             let mut current = lock(&slot.current);
             slot.cancel.store(false, Ordering::SeqCst);
-            let started = Instant::now();
             *current = Some(Running {
                 pos,
                 started,
                 soft: limits.time_limit.map(|t| started + t),
                 hard: limits.time_limit.map(|t| started + hard_deadline(t)),
             });
+        } else {
+            slot.cancel.store(false, Ordering::SeqCst);
         }
-        let outcome = solve(&shared, job, &mut engines[c], limits);
-        {
+        let outcome = solve(&shared, job, &mut engines[c], limits, started);
+        if watched {
             let mut current = lock(&slot.current);
             *current = None;
             if slot.abandoned.load(Ordering::SeqCst) {
@@ -648,17 +705,18 @@ fn worker(shared: Arc<Shared>, slot: Arc<Slot>) {
     }
 }
 
-/// Runs one job: makes the engine if this thread has none for the configuration, then
-/// solves, turning a failure to make it or a panic into an `error` outcome.
+/// Runs one job, which started at `started`: makes the engine if this thread has none for
+/// the configuration, then solves, turning a failure to make it or a panic into an `error`
+/// outcome.
 fn solve(
     shared: &Shared,
     job: &Job,
     engine: &mut Option<Box<dyn Engine>>,
     limits: &Limits,
+    started: Instant,
 ) -> Outcome {
     let spec = &shared.exp.engines[job.config as usize].spec;
     let puzzle = &shared.datasets[job.dataset as usize].puzzles[job.puzzle as usize];
-    let started = Instant::now();
     let result = catch_unwind(AssertUnwindSafe(|| {
         if engine.is_none() {
             *engine = Some((shared.factory)(spec)?);
@@ -962,6 +1020,13 @@ mod tests {
         for rec in &records {
             assert_eq!(rec.status, "time-limit");
             assert!(rec.wall_s >= 0.1 && rec.wall_s < 1.0, "{}", rec.wall_s);
+        }
+    }
+
+    #[test]
+    fn statuses_are_numbered_in_the_order_of_all() {
+        for (i, s) in Status::ALL.iter().enumerate() {
+            assert_eq!(*s as usize, i, "{s}");
         }
     }
 

@@ -79,6 +79,11 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 }
 
 /// The current directory's git commit and whether tracked files differ from it.
+///
+/// One `git status --porcelain=v2 --branch` gives both (its `# branch.oid` header is the
+/// commit `git rev-parse HEAD` names; its other lines are the changed tracked files of
+/// `git status --porcelain`), one process instead of two: the runner runs this at start-up,
+/// inside its measured overhead. A git too old for that form falls back to the two commands.
 pub fn git_commit() -> (String, Option<bool>) {
     let run = |args: &[&str]| {
         std::process::Command::new("git")
@@ -89,6 +94,27 @@ pub fn git_commit() -> (String, Option<bool>) {
             .filter(|o| o.status.success())
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
+    let status = run(&[
+        "status",
+        "--porcelain=v2",
+        "--branch",
+        "--no-ahead-behind",
+        "--untracked-files=no",
+    ]);
+    if let Some(status) = status {
+        if let Some(oid) = status
+            .lines()
+            .find_map(|l| l.strip_prefix("# branch.oid "))
+            .map(str::trim)
+        {
+            // "(initial)": no commit yet, where `git rev-parse HEAD` fails.
+            if oid.is_empty() || oid == "(initial)" {
+                return ("unknown".to_string(), None);
+            }
+            let dirty = status.lines().any(|l| !l.is_empty() && !l.starts_with('#'));
+            return (oid.to_string(), Some(dirty));
+        }
+    }
     match run(&["rev-parse", "HEAD"]) {
         Some(commit) if !commit.is_empty() => {
             let dirty =
@@ -97,6 +123,32 @@ pub fn git_commit() -> (String, Option<bool>) {
         }
         _ => ("unknown".to_string(), None),
     }
+}
+
+/// `uname -srm` (kernel name, release, machine) from uname(2) itself, without starting a
+/// process.
+fn kernel() -> Option<String> {
+    // SAFETY: utsname is plain old data (arrays of C chars), valid when zeroed; uname fills
+    // it with NUL-terminated strings and returns 0 on success.
+    let mut u: libc::utsname = unsafe { std::mem::zeroed() };
+    if unsafe { libc::uname(&mut u) } != 0 {
+        return None;
+    }
+    let field = |f: &[libc::c_char]| {
+        let bytes: Vec<u8> = f
+            .iter()
+            .take_while(|&&c| c != 0)
+            .map(|&c| c as u8)
+            .collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    let text = format!(
+        "{} {} {}",
+        field(&u.sysname),
+        field(&u.release),
+        field(&u.machine)
+    );
+    Some(text.trim().to_string())
 }
 
 /// CPU model, logical cores, memory, OS and kernel, from /proc and /etc (Linux); `null`
@@ -120,12 +172,7 @@ pub fn machine() -> Value {
         .lines()
         .find_map(|l| l.strip_prefix("PRETTY_NAME="))
         .map(|v| v.trim_matches('"').to_string());
-    let kernel = std::process::Command::new("uname")
-        .arg("-srm")
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let kernel = kernel();
     let cores = std::thread::available_parallelism().map(|n| n.get()).ok();
     let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
@@ -150,6 +197,36 @@ mod tests {
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(1_714_564_800 + 3661), "2024-05-01T13:01:01Z");
         assert_eq!(rfc3339(4_102_444_799), "2099-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn kernel_is_what_uname_prints() {
+        let Ok(out) = std::process::Command::new("uname").arg("-srm").output() else {
+            return; // no uname(1) to compare with
+        };
+        let want = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        assert_eq!(kernel(), Some(want));
+    }
+
+    #[test]
+    fn git_commit_is_what_git_prints() {
+        let git = |args: &[&str]| {
+            std::process::Command::new("git")
+                .args(args)
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        };
+        let (commit, dirty) = git_commit();
+        match git(&["rev-parse", "HEAD"]) {
+            Some(want) => {
+                assert_eq!(commit, want);
+                let changed = git(&["status", "--porcelain", "--untracked-files=no"]);
+                assert_eq!(dirty, changed.map(|s| !s.is_empty()));
+            }
+            None => assert_eq!((commit.as_str(), dirty), ("unknown", None)),
+        }
     }
 
     #[test]

@@ -183,6 +183,9 @@ pub struct Alphabet {
     ascii: [u16; 128],
     /// Non-ASCII symbols with their digits, sorted by symbol.
     other: Vec<(char, u16)>,
+    /// If every symbol is ASCII: `.` then the symbols of `1..=len`, as bytes (a line is then
+    /// written by one lookup per cell); else empty.
+    line_bytes: Vec<u8>,
 }
 
 impl fmt::Debug for Alphabet {
@@ -263,10 +266,18 @@ impl Alphabet {
             }
         }
         other.sort_unstable();
+        let line_bytes = if symbols.iter().all(char::is_ascii) {
+            std::iter::once(b'.')
+                .chain(symbols.iter().map(|&c| c as u8))
+                .collect()
+        } else {
+            Vec::new()
+        };
         Alphabet {
             symbols,
             ascii,
             other,
+            line_bytes,
         }
     }
 
@@ -277,6 +288,12 @@ impl Alphabet {
 
     pub fn is_empty(&self) -> bool {
         self.symbols.is_empty()
+    }
+
+    /// If every symbol is ASCII, the byte of each digit `0..=len` in the line form: `.` for
+    /// 0 (empty), then the symbols.
+    pub(crate) fn line_bytes(&self) -> Option<&[u8]> {
+        (!self.line_bytes.is_empty()).then_some(&self.line_bytes[..])
     }
 
     /// Symbol of digit `d` (`1..=len`).

@@ -41,9 +41,15 @@ pub fn write_grid(
     static DEFAULT: std::sync::OnceLock<Alphabet> = std::sync::OnceLock::new();
     let alphabet = alphabet.unwrap_or_else(|| DEFAULT.get_or_init(Alphabet::default_alphabet));
     let n = geometry.n().max(1);
-    let symbolic = grid.iter().all(|&d| d as usize <= alphabet.len());
+    // (The largest digit, rather than `all`, so that the scan vectorises.)
+    let symbolic = grid.iter().copied().max().unwrap_or(0) as usize <= alphabet.len();
     match format {
         OutputFormat::Line if symbolic => {
+            if let Some(table) = alphabet.line_bytes() {
+                // Every digit has its byte (symbolic): one lookup per cell, no branch.
+                let line: Vec<u8> = grid.iter().map(|&d| table[d as usize]).collect();
+                return String::from_utf8(line).expect("ASCII symbols");
+            }
             let mut s = String::with_capacity(grid.len());
             for &d in grid {
                 s.push(alphabet.symbol(d).unwrap_or('.'));
