@@ -181,23 +181,21 @@ impl Dlx {
         search.stats.options = Some(x.options() as u64);
         search.stats.ones = Some(x.ones() as u64);
         search.built();
-        let reduced = match preprocess(x, &mut search) {
+        let result = preprocess(x, &mut search);
+        let pre = result.stats();
+        search.stats.bump("pre_removed", pre.removed);
+        search.stats.bump("pre_rounds", pre.rounds);
+        let reduced = match result {
             Preprocessed::Reduced(r) => r,
-            Preprocessed::Infeasible { stats, .. } => {
-                search.stats.bump("pre_removed", stats.removed);
-                search.stats.bump("pre_rounds", stats.rounds);
+            Preprocessed::Infeasible { .. } => {
                 search.stats.updates = Some(0);
                 return search.finish_unsat();
             }
-            Preprocessed::Stopped(stats) => {
-                search.stats.bump("pre_removed", stats.removed);
-                search.stats.bump("pre_rounds", stats.rounds);
+            Preprocessed::Stopped(_) => {
                 search.stats.updates = Some(0);
                 return search.finish();
             }
         };
-        search.stats.bump("pre_removed", reduced.stats.removed);
-        search.stats.bump("pre_rounds", reduced.stats.rounds);
         let mut links = Links::new(&reduced.cover);
         let grid = &mut self.grid;
         grid.clear();

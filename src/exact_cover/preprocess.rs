@@ -41,6 +41,16 @@ pub enum Preprocessed {
     Stopped(PreStats),
 }
 
+impl Preprocessed {
+    /// The counters, however the run ended.
+    pub fn stats(&self) -> PreStats {
+        match self {
+            Preprocessed::Reduced(r) => r.stats,
+            Preprocessed::Infeasible { stats, .. } | Preprocessed::Stopped(stats) => *stats,
+        }
+    }
+}
+
 /// Counters of a preprocessing run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PreStats {

@@ -101,7 +101,8 @@ pub fn solve_exact_cover_pre(x: &ExactCover, limits: &Limits) -> CoverOutcome {
     search.stats.options = Some(x_options);
     search.stats.ones = Some(x_ones);
     let mut solutions: Vec<Vec<usize>> = Vec::new();
-    let stats = match result {
+    let stats = result.stats();
+    match result {
         Preprocessed::Reduced(r) => {
             let mut links = Links::new(&r.cover);
             let keep = limits.keep_solutions;
@@ -111,12 +112,10 @@ pub fn solve_exact_cover_pre(x: &ExactCover, limits: &Limits) -> CoverOutcome {
                 }
                 s.solution(&[])
             });
-            r.stats
         }
-        Preprocessed::Infeasible { stats, .. } | Preprocessed::Stopped(stats) => {
+        Preprocessed::Infeasible { .. } | Preprocessed::Stopped(_) => {
             search.stats.updates = Some(0);
-            stats
         }
-    };
+    }
     cover_outcome(search.finish(), solutions, Some((stats, pre_time)))
 }
