@@ -9,7 +9,7 @@
 #   scaling-N.txt    N x N with square or near-square boxes, N = 4, 6, 9, 12, 16, 25, 36,
 #                    55 % of the cells given (rounded), unique: 20 puzzles per size up to 16,
 #                    10 at 25, 5 at 36. At 50 % the 36x36 uniqueness checks stop being
-#                    practical (see the generator's notes in the README).
+#                    practical (see docs/generate.md).
 #
 #   bash scripts/make-study-data.sh            # both
 #   bash scripts/make-study-data.sh clues      # one

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs one experiment as a Slurm job array: task i of N runs shard i/N (all configurations and
-# repetitions of every N-th puzzle, see `sudolab run --help` and the README), writing
+# repetitions of every N-th puzzle, see `sudolab run --help` and docs/experiments.md), writing
 # results/<name>-shard<i>.csv and its .json sidecar. Submit from the repository root:
 #
 #   sbatch --array=0-7 scripts/slurm-array.sh experiments/quick.toml

@@ -472,7 +472,7 @@ fn shards_merge_into_the_unsharded_run() {
 
 /// Breadth-first search on an empty 9x9 grid grows its queue without end: `live` must stop it
 /// with `memory-limit` while the process stays small. (With the default 4,000,000 live nodes
-/// the same run peaks near 0.5 GB; see the README.)
+/// the same run peaks near 0.5 GB; see docs/experiments.md.)
 #[test]
 fn bnb_on_an_empty_grid_stops_at_the_live_node_limit_in_bounded_memory() {
     let dir = tempfile::tempdir().unwrap();

@@ -276,9 +276,9 @@ fn exact_cover_export_round_trips() {
 }
 
 /// The size test: `sat` with `optimized` and `dlx` each solve rk-25x25.txt, to the
-/// same grid. Plain DLX1 does not finish it (hundreds of millions of nodes, see README), so
-/// `dlx` runs with Knuth's DLX-PRE elimination (`pre=true`), also through `sudolab dlx --pre`
-/// on the exported matrix. Node limits, not clocks, keep this test honest on a slow machine.
+/// same grid. Plain DLX1 does not finish it (hundreds of millions of nodes, see
+/// docs/reductions.md), so `dlx` runs with Knuth's DLX-PRE elimination (`pre=true`), also
+/// through `sudolab dlx --pre` on the exported matrix. Node limits, not clocks, keep this test honest on a slow machine.
 #[test]
 fn the_25x25_is_solved_by_sat_optimized_and_by_dlx_with_preprocessing() {
     let file = data("rk-25x25.txt");

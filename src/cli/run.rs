@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The experiment file (TOML; see the README, "Experiments").
+    /// The experiment file (TOML; see docs/experiments.md).
     pub config: PathBuf,
 
     /// Worker threads (default: the file's `threads`, else all cores).

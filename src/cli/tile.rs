@@ -35,7 +35,7 @@ pub enum TileOutput {
 
 #[derive(Args, Debug)]
 pub struct TileArgs {
-    /// Pieces file (`-` for standard input); format in the README, "Jigsaw pieces".
+    /// Pieces file (`-` for standard input); format in docs/tiling.md.
     pub pieces: String,
 
     /// Also place pieces rotated and reflected (default: translations only, as drawn).

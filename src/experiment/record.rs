@@ -17,7 +17,7 @@
 //! | `encoding`, `amo`, `backend`, `givens` | the SAT engine's effective choices (defaults filled in); empty for other engines |
 //! | `repetition` | 0-based repetition number |
 //! | `status`, `solutions` | how the search ended (`solved`, `unique`, `multiple`, `unsat`, `node-limit`, `time-limit`, `memory-limit`, `unsupported`, `error`) and solutions found (capped) |
-//! | `nodes` ... `ones` | the engine's counters, see `sudolab engines` and the README |
+//! | `nodes` ... `ones` | the engine's counters, see `sudolab engines` and docs/engines.md |
 //! | `counters` | engine-specific named counts, `name=value;...` |
 //! | `build_s`, `solve_s`, `cpu_s` | thread CPU seconds of building, of solving, and their sum |
 //! | `wall_s` | wall-clock seconds of the run |
