@@ -2,9 +2,9 @@
 //! method and its sources). Output is deterministic for a given command line: byte-identical
 //! on any machine.
 
-use super::parse_box;
 use crate::engines::EngineSpec;
 use crate::generate::{GenerateOptions, Generator, Target, DEFAULT_ATTEMPTS, DEFAULT_NODE_LIMIT};
+use crate::puzzle::parse_box;
 use crate::puzzle::{default_box, write_puzzle, OutputFormat};
 use anyhow::Context;
 use clap::{ArgGroup, Args, ValueEnum};

@@ -5,6 +5,7 @@
 //! status; 1 when `verify` found a disagreement; 2 on bad input or bad usage (a message
 //! names the file, line and column).
 
+mod common;
 mod engines_cmd;
 mod generate;
 mod plot_cmd;
@@ -14,13 +15,13 @@ mod solve;
 mod tile;
 mod verify;
 
-use crate::puzzle::{read_file, Alphabet, Format, ReadOptions, SourcedPuzzle};
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::path::Path;
+use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Exit status for bad input or usage.
 pub const EXIT_BAD_INPUT: u8 = 2;
+
+pub use common::InputArgs;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -117,102 +118,5 @@ pub fn main() -> ExitCode {
             eprintln!("sudolab: {e:#}");
             ExitCode::from(EXIT_BAD_INPUT)
         }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    Line,
-    Grid,
-    Jigsaw,
-}
-
-/// How to read puzzle files; shared by every subcommand that reads puzzles.
-#[derive(Args, Debug, Clone, Default)]
-pub struct InputArgs {
-    /// Input format (default: detected per file).
-    #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
-
-    /// Box shape RxC (rows x columns, R*C = N) instead of the most square one for N.
-    #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
-    pub box_shape: Option<(usize, usize)>,
-
-    /// Symbols of the digits 1..N in order (default 1-9 then A-Z, case-insensitive).
-    #[arg(long, value_name = "SYMBOLS")]
-    pub alphabet: Option<String>,
-
-    /// X-sudoku: add the two diagonals as houses.
-    #[arg(long)]
-    pub diagonals: bool,
-}
-
-/// The puzzles of one input file.
-pub struct PuzzleSet {
-    /// The file name as given (`<stdin>` for standard input).
-    pub source: String,
-    pub format: Format,
-    pub puzzles: Vec<SourcedPuzzle>,
-}
-
-pub(crate) fn parse_box(s: &str) -> Result<(usize, usize), String> {
-    let (r, c) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("{s:?}: expected RxC, e.g. 2x3"))?;
-    let r: usize = r
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?}: bad row count"))?;
-    let c: usize = c
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?}: bad column count"))?;
-    if r == 0 || c == 0 {
-        return Err(format!("{s:?}: box sides must be positive"));
-    }
-    Ok((r, c))
-}
-
-impl InputArgs {
-    pub fn alphabet(&self) -> anyhow::Result<Option<Alphabet>> {
-        self.alphabet
-            .as_deref()
-            .map(|s| Alphabet::new(s).map_err(|e| anyhow::anyhow!("--alphabet: {e}")))
-            .transpose()
-    }
-
-    pub fn read_options(&self) -> anyhow::Result<ReadOptions> {
-        Ok(ReadOptions {
-            format: self.format.map(|f| match f {
-                FormatArg::Line => Format::Line,
-                FormatArg::Grid => Format::Grid,
-                FormatArg::Jigsaw => Format::Jigsaw,
-            }),
-            box_shape: self.box_shape,
-            alphabet: self.alphabet()?,
-            diagonals: self.diagonals,
-        })
-    }
-
-    /// Reads every file (none or `-` = standard input). Any error stops before anything is
-    /// solved, so a bad file never leaves a half-done run.
-    pub fn load(&self, files: &[String]) -> anyhow::Result<Vec<PuzzleSet>> {
-        let options = self.read_options()?;
-        let stdin = ["-".to_string()];
-        let files = if files.is_empty() { &stdin[..] } else { files };
-        let mut sets = Vec::with_capacity(files.len());
-        for f in files {
-            let (format, puzzles) = read_file(Path::new(f), &options)?;
-            sets.push(PuzzleSet {
-                source: if f == "-" {
-                    "<stdin>".into()
-                } else {
-                    f.clone()
-                },
-                format,
-                puzzles,
-            });
-        }
-        Ok(sets)
     }
 }

@@ -1,7 +1,7 @@
 //! `sudolab encode`, `sudolab stats` and `sudolab decode`: the reductions as files other tools
 //! can check, their sizes, and models from other solvers read back.
 
-use super::InputArgs;
+use super::common::{parse_seconds, CnfArgs, InputArgs, OutputArg};
 use crate::cnf::{
     self, decode_checked, read_dimacs, read_model, size_stats, Amo, CnfEncoding, CnfOptions,
     GivensMode, SolverAnswer,
@@ -25,48 +25,6 @@ pub enum Target {
     Cnf,
     /// Knuth's dlx1 exact-cover format.
     Dlx,
-}
-
-/// CNF encoding choices shared by `encode`, `stats` and `solve`.
-#[derive(Args, Debug, Clone, Default)]
-pub struct CnfArgs {
-    /// CNF encoding: minimal, efficient, extended (default) or optimized.
-    #[arg(long, value_name = "E")]
-    pub encoding: Option<String>,
-
-    /// At-most-one encoding: pairwise (default), sequential, binary, product, commander[:K].
-    #[arg(long, value_name = "A")]
-    pub amo: Option<String>,
-
-    /// Givens as unit clauses (units, default) or as solver assumptions.
-    #[arg(long, value_name = "MODE")]
-    pub givens: Option<String>,
-
-    /// Drop duplicate clauses (the published counts include them).
-    #[arg(long)]
-    pub dedup: bool,
-}
-
-impl CnfArgs {
-    pub fn options(&self) -> anyhow::Result<CnfOptions> {
-        let mut o = CnfOptions::default();
-        if let Some(e) = &self.encoding {
-            o.encoding = e
-                .parse::<CnfEncoding>()
-                .map_err(|e| anyhow!("--encoding: {e}"))?;
-        }
-        if let Some(a) = &self.amo {
-            o.amo = a.parse::<Amo>().map_err(|e| anyhow!("--amo: {e}"))?;
-        }
-        if let Some(g) = &self.givens {
-            o.givens = g
-                .parse::<GivensMode>()
-                .map_err(|e| anyhow!("--givens: {e}"))?;
-        }
-        o.dedup = self.dedup;
-        o.check().map_err(anyhow::Error::msg)?;
-        Ok(o)
-    }
 }
 
 #[derive(Args, Debug)]
@@ -189,7 +147,7 @@ pub struct DlxArgs {
     pub node_limit: Option<u64>,
 
     /// Stop after SECS seconds (status time-limit).
-    #[arg(long, value_name = "SECS", value_parser = super::solve::parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub time_limit: Option<std::time::Duration>,
 
     /// Print at most this many solutions, as lists of options (0 = none).
@@ -390,7 +348,7 @@ pub struct DecodeArgs {
 
     /// Output form of the grid.
     #[arg(long, value_enum, default_value = "line")]
-    pub output: super::solve::OutputArg,
+    pub output: OutputArg,
 }
 
 pub fn decode(args: DecodeArgs) -> anyhow::Result<ExitCode> {
@@ -414,10 +372,7 @@ pub fn decode(args: DecodeArgs) -> anyhow::Result<ExitCode> {
         SolverAnswer::Sat(model) => match decode_checked(&dimacs, &model) {
             Ok(grid) => {
                 let header = cnf::parse_header(&dimacs.comments).map_err(anyhow::Error::msg)?;
-                let form = match args.output {
-                    super::solve::OutputArg::Line => OutputFormat::Line,
-                    super::solve::OutputArg::Grid => OutputFormat::Grid,
-                };
+                let form = args.output.format();
                 writeln!(
                     out,
                     "{}",

@@ -1,10 +1,10 @@
 //! `sudolab solve`: one engine over every puzzle of some files; solutions or CSV rows.
 
-use super::InputArgs;
+use super::common::{parse_seconds, CnfArgs, InputArgs, OutputArg};
 use crate::engines::{self, EngineOptions, Limits, Outcome};
 use crate::puzzle::{write_grid, OutputFormat, Puzzle};
 use anyhow::{bail, Context};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -43,12 +43,6 @@ pub const CSV_COLUMNS: &[&str] = &[
     "solution",
     "note",
 ];
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OutputArg {
-    Line,
-    Grid,
-}
 
 #[derive(Args, Debug)]
 #[command(after_long_help = super::engines_cmd::describe_engines())]
@@ -97,7 +91,7 @@ pub struct SolveArgs {
     pub backend: Option<String>,
 
     #[command(flatten)]
-    pub cnf: super::reduce::CnfArgs,
+    pub cnf: CnfArgs,
 
     /// Engine option KEY=VALUE (repeatable); engines reject keys they do not know.
     #[arg(long = "option", value_name = "KEY=VALUE")]
@@ -105,17 +99,6 @@ pub struct SolveArgs {
 
     #[command(flatten)]
     pub input: InputArgs,
-}
-
-/// Parses a positive, finite number of seconds.
-pub fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .parse()
-        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
-    if !secs.is_finite() || secs <= 0.0 || secs > 1e9 {
-        return Err(format!("{s:?} is not a positive number of seconds"));
-    }
-    Ok(Duration::from_secs_f64(secs))
 }
 
 impl SolveArgs {
@@ -179,11 +162,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let alphabet = args.input.alphabet()?;
     for set in &sets {
         for (i, sp) in set.puzzles.iter().enumerate() {
-            let output = match args.output {
-                Some(OutputArg::Line) => OutputFormat::Line,
-                Some(OutputArg::Grid) => OutputFormat::Grid,
-                None => sp.form,
-            };
+            let output = args.output.map_or(sp.form, OutputArg::format);
             let outcome = engines::run(engine.as_mut(), &sp.puzzle, &limits);
             if outcome.status == engines::Status::Error {
                 eprintln!(

@@ -4,7 +4,7 @@
 //! Source: D. de la Osa Fernández, "Sudoku de nominoes" (pieces to board by backtracking,
 //! then the sudoku); see [`crate::tiling`] for the format and the methods.
 
-use super::solve::parse_seconds;
+use super::common::parse_seconds;
 use crate::engines::EngineSpec;
 use crate::puzzle::{write_grid, write_puzzle, OutputFormat};
 use crate::tiling::{

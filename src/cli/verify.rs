@@ -1,8 +1,7 @@
 //! `sudolab verify`: every engine and reduction variant on every puzzle; any disagreement is
 //! printed in full and makes the exit status 1.
 
-use super::solve::parse_seconds;
-use super::InputArgs;
+use super::common::{parse_seconds, InputArgs};
 use crate::engines::{self, EngineSpec, Limits};
 use crate::verify::verify;
 use anyhow::anyhow;

@@ -278,7 +278,7 @@ fn positive_usize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::E
 
 fn box_shape<'de, D: Deserializer<'de>>(d: D) -> Result<Option<(usize, usize)>, D::Error> {
     let s = String::deserialize(d)?;
-    crate::cli::parse_box(&s)
+    crate::puzzle::parse_box(&s)
         .map(Some)
         .map_err(serde::de::Error::custom)
 }

@@ -446,9 +446,46 @@ pub fn default_box(n: usize) -> (usize, usize) {
     (r, n / r)
 }
 
+/// Parses a box shape written `RxC` (rows x columns, e.g. `2x3`; `X` and spaces around the
+/// numbers are accepted). Whether it tiles a grid is [`Geometry::boxed`]'s question.
+pub fn parse_box(s: &str) -> Result<(usize, usize), String> {
+    let expected = "expected RxC (box rows x columns, e.g. 2x3)";
+    let (r, c) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{expected}, found {s:?}"))?;
+    let side = |v: &str, what: &str| -> Result<usize, String> {
+        match v.trim().parse::<usize>() {
+            Ok(0) => Err(format!(
+                "{expected}: the {what} must be at least 1, found 0 in {s:?}"
+            )),
+            Ok(v) => Ok(v),
+            Err(_) => Err(format!(
+                "{expected}: the {what} must be a whole number, found {:?} in {s:?}",
+                v.trim()
+            )),
+        }
+    };
+    Ok((side(r, "row count")?, side(c, "column count")?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn box_shapes_parse_and_bad_ones_say_what_was_found() {
+        assert_eq!(parse_box("2x3"), Ok((2, 3)));
+        assert_eq!(parse_box(" 3 X 4 "), Ok((3, 4)));
+        let e = parse_box("3").unwrap_err();
+        assert!(
+            e.contains("expected RxC") && e.contains("found \"3\""),
+            "{e}"
+        );
+        let e = parse_box("0x3").unwrap_err();
+        assert!(e.contains("row count must be at least 1"), "{e}");
+        let e = parse_box("3xb").unwrap_err();
+        assert!(e.contains("column count") && e.contains("\"b\""), "{e}");
+    }
 
     #[test]
     fn default_boxes() {

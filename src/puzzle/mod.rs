@@ -9,7 +9,9 @@ pub use format::{
     read_str, write_grid, write_puzzle, Alphabet, Format, OutputFormat, ParseError, ParseErrorKind,
     ReadOptions, RowsEnd, SourcedPuzzle,
 };
-pub use geometry::{default_box, Geometry, GeometryError, GridError, HouseKind, Layout, MAX_SIDE};
+pub use geometry::{
+    default_box, parse_box, Geometry, GeometryError, GridError, HouseKind, Layout, MAX_SIDE,
+};
 
 use std::sync::Arc;
 
