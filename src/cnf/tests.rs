@@ -271,14 +271,10 @@ fn dimacs_reader_errors_name_line_and_column() {
     assert_eq!(d.comments, vec![(1, "hi".to_string())]);
 }
 
-/// Pigeonhole: `p` pigeons in `p - 1` holes, hard for CDCL. batsat must stop at the deadline
-/// (its stop callback is polled during search); varisat can only refuse to start.
-#[test]
-fn batsat_stops_at_the_deadline() {
-    let p = 12;
+/// Pigeonhole: `p` pigeons in `p - 1` holes, hard for CDCL (minutes at p = 12).
+fn pigeonhole(b: &mut dyn SatBackend, p: usize) {
     let h = p - 1;
     let var = |i: usize, j: usize| (i * h + j + 1) as i32;
-    let mut b = make_backend("batsat").unwrap();
     for i in 0..p {
         let c: Vec<i32> = (0..h).map(|j| var(i, j)).collect();
         b.add_clause(&c);
@@ -290,19 +286,47 @@ fn batsat_stops_at_the_deadline() {
             }
         }
     }
-    let budget = Budget {
-        deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(200)),
-        cancel: None,
-    };
-    let t = std::time::Instant::now();
-    let a = b.solve(&[], &budget).unwrap();
-    assert_eq!(a, SatAnswer::Interrupted(Interrupt::Time));
-    assert!(
-        t.elapsed() < std::time::Duration::from_secs(2),
-        "{:?}",
-        t.elapsed()
-    );
-    assert!(b.stats().conflicts.unwrap() > 0);
+}
+
+/// Every embedded backend stops a hard call at the deadline and on the cancel flag, during
+/// search (bounds generous: the point is minutes versus well under a second).
+#[test]
+fn embedded_backends_stop_at_the_deadline_and_on_cancel() {
+    for name in ["batsat", "varisat"] {
+        let mut b = make_backend(name).unwrap();
+        b.expect_limits();
+        pigeonhole(b.as_mut(), 12);
+        let budget = Budget {
+            deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(200)),
+            cancel: None,
+        };
+        let t = std::time::Instant::now();
+        let a = b.solve(&[], &budget).unwrap();
+        assert_eq!(a, SatAnswer::Interrupted(Interrupt::Time), "{name}");
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(3),
+            "{name}: {:?}",
+            t.elapsed()
+        );
+
+        let mut b = make_backend(name).unwrap();
+        b.expect_limits();
+        pigeonhole(b.as_mut(), 12);
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let budget = Budget {
+            deadline: None,
+            cancel: Some(flag.clone()),
+        };
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(150));
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let t = std::time::Instant::now();
+        let a = b.solve(&[], &budget).unwrap();
+        setter.join().unwrap();
+        assert_eq!(a, SatAnswer::Interrupted(Interrupt::Cancelled), "{name}");
+        assert!(t.elapsed() < std::time::Duration::from_secs(3), "{name}");
+    }
     let mut v = make_backend("varisat").unwrap();
     v.add_clause(&[1]);
     let spent = Budget {
@@ -313,6 +337,50 @@ fn batsat_stops_at_the_deadline() {
         v.solve(&[], &spent).unwrap(),
         SatAnswer::Interrupted(Interrupt::Time)
     );
+}
+
+/// A conflict limit stops a hard call at the same point on every run (deterministic), and the
+/// limit is per call: batsat stops right after the limit-th conflict.
+#[test]
+fn conflict_limit_is_deterministic_and_per_call() {
+    for name in ["batsat", "varisat"] {
+        let run = || {
+            let mut b = make_backend(name).unwrap();
+            b.set_conflict_limit(Some(300));
+            pigeonhole(b.as_mut(), 10);
+            let a = b.solve(&[], &Budget::default()).unwrap();
+            (a, b.stats())
+        };
+        let (a, s) = run();
+        assert_eq!(
+            a,
+            SatAnswer::Interrupted(Interrupt::ConflictLimit),
+            "{name}"
+        );
+        assert_eq!(run().1, s, "{name}: the same stop on a second run");
+        if let Some(c) = s.conflicts {
+            assert!((300..=301).contains(&c), "{name}: {c} conflicts");
+        }
+    }
+    // Per call: a second call on batsat gets another 300 conflicts.
+    let mut b = make_backend("batsat").unwrap();
+    b.set_conflict_limit(Some(300));
+    pigeonhole(b.as_mut(), 10);
+    for k in 1..=2u64 {
+        let a = b.solve(&[], &Budget::default()).unwrap();
+        assert_eq!(a, SatAnswer::Interrupted(Interrupt::ConflictLimit));
+        let c = b.stats().conflicts.unwrap();
+        assert!((300 * k..=300 * k + 2).contains(&c), "call {k}: {c}");
+    }
+    // Lifted: an easy formula is answered.
+    b.set_conflict_limit(None);
+    let mut e = make_backend("batsat").unwrap();
+    e.set_conflict_limit(Some(1));
+    e.add_clause(&[1, 2]);
+    assert!(matches!(
+        e.solve(&[], &Budget::default()).unwrap(),
+        SatAnswer::Sat(_)
+    ));
 }
 
 #[test]

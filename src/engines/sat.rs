@@ -225,11 +225,14 @@ impl Engine for Sat {
                 return o;
             }
         };
-        backend.add_cnf(&cnf);
         let budget = Budget {
             deadline: limits.time_limit.map(|t| start + t),
             cancel: limits.cancel.clone(),
         };
+        if budget.deadline.is_some() || budget.cancel.is_some() {
+            backend.expect_limits();
+        }
+        backend.add_cnf(&cnf);
         loop {
             if let (Some(limit), Some(d)) = (limits.node_limit, backend.stats().decisions) {
                 if d >= limit {
@@ -248,6 +251,7 @@ impl Engine for Sat {
                     stop = Some(match why {
                         Interrupt::Time => Stop::Time,
                         Interrupt::Cancelled => Stop::Cancelled,
+                        Interrupt::ConflictLimit => Stop::Nodes,
                     });
                     break;
                 }

@@ -3,11 +3,13 @@
 //! Exposes decisions, conflicts and propagations (MiniSat's counters: `decisions` counts
 //! branching literals picked by the heuristic, not assumptions). The budget is polled through
 //! batsat's `stop` callback, which it calls before every decision and after every restart;
-//! the clock is read once per 64 polls.
+//! the clock is read once per 64 polls. The conflict limit counts the clauses batsat learns
+//! (its `on_new_clause` callback, one per conflict) and stops at the next poll: batsat's own
+//! conflict budget has no setter.
 
 use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::model::Model;
-use batsat::{lbool, Callbacks, Lit, SolverInterface, SolverOpts, Var};
+use batsat::{clause, lbool, Callbacks, Lit, SolverInterface, SolverOpts, Var};
 use std::cell::Cell;
 
 /// Callbacks that stop the search when the budget is spent.
@@ -16,12 +18,27 @@ struct Stopper {
     budget: Budget,
     polls: Cell<u32>,
     why: Cell<Option<Interrupt>>,
+    /// Conflicts allowed in this call, and conflicts so far in it.
+    conflict_limit: Option<u64>,
+    conflicts: u64,
 }
 
 impl Callbacks for Stopper {
+    fn on_new_clause(&mut self, _c: &[Lit], kind: clause::Kind) {
+        if kind == clause::Kind::Learnt {
+            self.conflicts += 1;
+        }
+    }
+
     fn stop(&self) -> bool {
         if self.why.get().is_some() {
             return true;
+        }
+        if let Some(limit) = self.conflict_limit {
+            if self.conflicts >= limit {
+                self.why.set(Some(Interrupt::ConflictLimit));
+                return true;
+            }
         }
         let p = self.polls.get().wrapping_add(1);
         self.polls.set(p);
@@ -91,6 +108,7 @@ impl SatBackend for Batsat {
             cb.budget = budget.clone();
             cb.why.set(None);
             cb.polls.set(0);
+            cb.conflicts = 0;
         }
         let r = self.solver.solve_limited(&a);
         if r == lbool::TRUE {
@@ -119,6 +137,10 @@ impl SatBackend for Batsat {
                 .unwrap_or(Interrupt::Time);
             Ok(SatAnswer::Interrupted(why))
         }
+    }
+
+    fn set_conflict_limit(&mut self, limit: Option<u64>) {
+        self.solver.cb_mut().conflict_limit = limit;
     }
 
     fn stats(&self) -> BackendStats {

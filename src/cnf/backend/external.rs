@@ -40,6 +40,7 @@ pub struct External {
     num_vars: u32,
     clauses: Clauses,
     stats: BackendStats,
+    conflict_limit: Option<u64>,
     /// Process id of the last solver run (for tests that check it was reaped).
     pub last_pid: Option<i32>,
 }
@@ -97,7 +98,29 @@ impl External {
             num_vars: 0,
             clauses: Clauses::new(),
             stats: BackendStats::default(),
+            conflict_limit: None,
             last_pid: None,
+        }
+    }
+
+    /// The command-line option that caps the conflicts of one run, for the solvers whose
+    /// option is known (by file name: CaDiCaL `-c N`, Kissat `--conflicts=N`).
+    fn conflict_limit_args(&self, limit: u64) -> Result<Vec<String>, String> {
+        let file = self
+            .program
+            .file_name()
+            .map(|f| f.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        if file.contains("cadical") {
+            Ok(vec!["-c".into(), limit.to_string()])
+        } else if file.contains("kissat") {
+            Ok(vec![format!("--conflicts={limit}")])
+        } else {
+            Err(format!(
+                "{}: no known command-line option for a conflict limit (known for cadical \
+                 and kissat)",
+                self.program.display()
+            ))
         }
     }
 
@@ -233,6 +256,10 @@ impl SatBackend for External {
         if let Some(why) = budget.spent() {
             return Ok(SatAnswer::Interrupted(why));
         }
+        let limit_args = match self.conflict_limit {
+            Some(l) => self.conflict_limit_args(l)?,
+            None => Vec::new(),
+        };
         let input = temp_path("cnf");
         let result = temp_path("out");
         let guard = Cleanup(vec![input.clone(), result.clone()]);
@@ -251,7 +278,7 @@ impl SatBackend for External {
                 .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
         }
         let mut cmd = Command::new(&self.program);
-        cmd.args(&self.args).arg(&input);
+        cmd.args(&self.args).args(&limit_args).arg(&input);
         if self.style == ExternalStyle::Minisat {
             cmd.arg(&result);
         }
@@ -292,8 +319,16 @@ impl SatBackend for External {
         match answer {
             SolverAnswer::Sat(m) => Ok(SatAnswer::Sat(m)),
             SolverAnswer::Unsat => Ok(SatAnswer::Unsat),
+            // With a conflict limit, UNKNOWN is the solver saying it reached it.
+            SolverAnswer::Unknown if self.conflict_limit.is_some() => {
+                Ok(SatAnswer::Interrupted(Interrupt::ConflictLimit))
+            }
             SolverAnswer::Unknown => Err(fail("the solver answered UNKNOWN".into())),
         }
+    }
+
+    fn set_conflict_limit(&mut self, limit: Option<u64>) {
+        self.conflict_limit = limit;
     }
 
     fn stats(&self) -> BackendStats {

@@ -1,11 +1,14 @@
 //! SAT backends behind one trait: two embedded solvers and any external executable.
 //!
-//! - `varisat` (default): J. Fischer's varisat 0.2.2, a CDCL solver in Rust. It exposes no
-//!   search statistics (decisions, conflicts and propagations are `None`) and no interrupt:
-//!   the time limit and the cancel flag are checked before each `solve` call, not during it.
+//! - `varisat`: J. Fischer's varisat 0.2.2, a CDCL solver in Rust. It exposes no search
+//!   statistics (decisions, conflicts and propagations are `None`) and no interrupt call: once
+//!   [`SatBackend::expect_limits`] was called (before the first clause), it writes its native
+//!   proof into a writer that discards it and fails once the budget is spent, which ends the
+//!   search (see [`Varisat`]).
 //! - `batsat`: S. Cruanes' batsat 0.6 (a Rust port of MiniSat 2.2, MIT). Exposes conflicts,
 //!   decisions and propagations; the time limit and cancel flag are polled through its `stop`
-//!   callback, which batsat calls before every decision and after every restart.
+//!   callback, which batsat calls before every decision and after every restart; conflicts are
+//!   counted through its learned-clause callback for the conflict limit.
 //! - `ext:PATH [ARGS...]`: an executable that reads a DIMACS file named as its last argument
 //!   and answers in the SAT competition convention (`s`/`v` lines on stdout, exit 10/20).
 //!   Executables whose file name contains `minisat` are run MiniSat's way instead:
@@ -15,6 +18,10 @@
 //!
 //! Clauses are DIMACS literals (`i32`, variables from 1). A backend keeps its clauses across
 //! `solve` calls, so blocking clauses can be added between calls.
+//!
+//! Limits of a `solve` call: the [`Budget`] (deadline, cancel flag) and the conflict limit of
+//! [`SatBackend::set_conflict_limit`], a deterministic budget (the same formula and limit stop
+//! at the same point on every run), reported as [`Interrupt::ConflictLimit`].
 
 mod batsat;
 mod external;
@@ -37,6 +44,8 @@ pub enum Interrupt {
     Time,
     /// The cancel flag was set.
     Cancelled,
+    /// The call's conflict limit ([`SatBackend::set_conflict_limit`]) was reached.
+    ConflictLimit,
 }
 
 /// What one `solve` call answered.
@@ -92,6 +101,21 @@ pub trait SatBackend {
     fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String>;
     /// Counters so far.
     fn stats(&self) -> BackendStats;
+
+    /// Caps the conflicts of each later `solve` call (counted from the start of that call) at
+    /// `limit`; `None` removes the cap. A call that reaches it answers
+    /// `Interrupted(ConflictLimit)`. batsat stops at the first decision after the limit-th
+    /// conflict; CaDiCaL uses its own `conflicts` limit; varisat stops at the first flush of
+    /// its proof output after the limit (a few conflicts later, at the same point on every
+    /// run); external solvers get the limit as a command-line option where one is known
+    /// (CaDiCaL `-c N`, Kissat `--conflicts=N`), and answer an error otherwise.
+    fn set_conflict_limit(&mut self, limit: Option<u64>);
+
+    /// Declares, before the first clause, that `solve` calls may carry a deadline, a cancel
+    /// flag or a conflict limit. Only varisat needs it: its interrupt (the proof output) must
+    /// exist from the first clause, and it costs search time, so it is installed only when a
+    /// limit may come. The other backends poll their limits at no cost and ignore it.
+    fn expect_limits(&mut self) {}
 
     /// Adds every clause of `cnf` (not its assumptions).
     fn add_cnf(&mut self, cnf: &Cnf) {
