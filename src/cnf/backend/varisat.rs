@@ -339,7 +339,7 @@ mod tests {
             let l: Vec<Lit> = c.iter().map(|&x| Lit::from_dimacs(x as isize)).collect();
             s.add_clause(&l);
         }
-        assert_eq!(s.solve().unwrap(), false);
+        assert!(!s.solve().unwrap());
         s.close_proof().unwrap();
         let bytes = bytes.borrow().clone();
         let mut whole = StepCounter::default();
