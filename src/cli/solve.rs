@@ -86,7 +86,8 @@ pub struct SolveArgs {
     pub order: Option<String>,
 
     /// sat engine: SAT backend: varisat (default, embedded), batsat (embedded, reports
-    /// decisions/conflicts/propagations) or ext:PATH (any DIMACS solver answering s/v lines).
+    /// decisions/conflicts/propagations), cadical or cadical:plain|sat|unsat (embedded
+    /// CaDiCaL 1.9.5) or ext:PATH (any DIMACS solver answering s/v lines).
     #[arg(long, value_name = "B")]
     pub backend: Option<String>,
 

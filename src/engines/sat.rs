@@ -10,10 +10,12 @@
 //! `solve`. For external solvers `solve` is this thread's CPU only (writing the file, waiting);
 //! the solver's own CPU time is the counter `solver_cpu_us`.
 //!
-//! Limits: `max_solutions` as everywhere. `time_limit` and `cancel`: batsat polls them during
-//! search, external solvers are killed, varisat (no interrupt) is checked between solve calls
-//! only, so one hard varisat call may overrun. `node_limit` counts backend decisions and is
-//! checked between solve calls (varisat has no decisions: never reached).
+//! Limits: `max_solutions` as everywhere. `time_limit` and `cancel` are honoured during search
+//! by every backend: batsat and CaDiCaL poll them through their callbacks, varisat through its
+//! proof output (installed only when a time limit or cancel flag exists, see
+//! [`crate::cnf::backend::Varisat`]), external solvers are killed. `node_limit` counts backend
+//! decisions and is checked between solve calls (varisat and CaDiCaL expose no decisions:
+//! never reached); a backend's conflict limit ends the search as `node-limit`.
 
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Status, Stop};
 use crate::cnf::{
@@ -21,7 +23,10 @@ use crate::cnf::{
     SatAnswer, Scratch,
 };
 use crate::puzzle::Puzzle;
+use incremental::{Rebuild, Reused};
 use std::time::Instant;
+
+mod incremental;
 
 pub static INFO: EngineInfo = EngineInfo {
     name: "sat",
@@ -30,10 +35,10 @@ pub static INFO: EngineInfo = EngineInfo {
              Optimized CNF encoding for Sudoku puzzles (2006); AMO encodings: Sinz 2005, \
              Frisch et al. 2005, Chen 2010, Klieber & Kwon 2007",
     nodes: "SAT decisions of the backend (batsat; external solvers that print them), summed \
-            over the solve calls; 0 with varisat, which exposes none",
+            over the solve calls; 0 with varisat and embedded CaDiCaL, which expose none",
     counters: "guesses = decisions (same source as nodes); backtracks = conflicts (0 where not \
                exposed); decisions/conflicts/propagations: backend counters, empty for \
-               varisat; vars/clauses/literals: the formula encoded (blocking clauses not \
+               varisat and embedded CaDiCaL; vars/clauses/literals: the formula encoded (blocking clauses not \
                included); sat_calls: solve calls; solver_cpu_us: CPU of external solver \
                processes",
     max_side: None,
@@ -41,18 +46,36 @@ pub static INFO: EngineInfo = EngineInfo {
     capabilities: "classic, jigsaw, X (any house list); options: \
                    encoding=minimal|efficient|extended|optimized (extended), \
                    amo=pairwise|sequential|binary|product|commander[:K] (pairwise), \
-                   backend=varisat|batsat|ext:PATH [ARGS] (varisat), \
+                   backend=varisat|batsat|cadical|cadical:plain|sat|unsat|ext:PATH [ARGS] \
+                   (varisat), \
                    givens=units|assumptions (units), dedup=true|false (false), \
+                   incremental=true|false (false: one solver per geometry reused across \
+                   puzzles, givens as assumptions; minimal/efficient/extended only), \
+                   rebuild=auto|never|N (auto: when search time since the last rebuild \
+                   passes 8 rebuilds' time), \
                    max_literals=L (200000000: a grid whose formula could exceed L literals ends \
                    with memory-limit before encoding)",
     make,
     variants,
 };
 
-/// `verify` runs every encoding x AMO x embedded backend, givens as assumptions, and the
-/// duplicate-free formulas: all must agree with each other and with the classic engines.
+/// `verify` runs every encoding x AMO x Rust backend, givens as assumptions, the duplicate-free
+/// formulas, and CaDiCaL on every encoding: all must agree with each other and with the
+/// classic engines.
 fn variants() -> Vec<EngineOptions> {
     let mut v = Vec::new();
+    for encoding in CnfEncoding::ALL {
+        v.push(
+            EngineOptions::new()
+                .with("encoding", encoding.as_str())
+                .with("backend", "cadical"),
+        );
+    }
+    v.push(
+        EngineOptions::new()
+            .with("givens", "assumptions")
+            .with("backend", "cadical:plain"),
+    );
     for backend in ["varisat", "batsat"] {
         for encoding in CnfEncoding::ALL {
             for amo in ["pairwise", "sequential", "binary", "product", "commander"] {
@@ -96,6 +119,8 @@ const KEYS: &[&str] = &[
     "givens",
     "dedup",
     "max_literals",
+    "incremental",
+    "rebuild",
 ];
 
 fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
@@ -112,6 +137,9 @@ pub struct Sat {
     /// The encoder's working memory and the last formula's clause store, reused from one
     /// puzzle to the next (every encoding alike).
     scratch: Scratch,
+    /// Incremental mode: the rebuild rule, and the reused solver.
+    incremental: Option<Rebuild>,
+    reused: Option<Reused>,
 }
 
 /// Default [`Sat::max_literals`]: 2e8 literals, about 0.8 GB as stored and a few GB inside an
@@ -173,11 +201,31 @@ impl Sat {
                 .parse()
                 .map_err(|_| format!("max_literals must be a whole number, not {v:?}"))?,
         };
+        let incremental = match options.get("incremental") {
+            None | Some("false") => None,
+            Some("true") => Some(match options.get("rebuild") {
+                Some(r) => r.parse::<Rebuild>()?,
+                None => Rebuild::Auto,
+            }),
+            Some(v) => return Err(format!("incremental must be true or false, not {v:?}")),
+        };
+        if incremental.is_none() && options.get("rebuild").is_some() {
+            return Err("rebuild needs incremental=true".into());
+        }
+        if incremental.is_some() && cnf.encoding == CnfEncoding::Optimized {
+            return Err(
+                "incremental=true needs an encoding whose clauses do not depend on the \
+                 givens (minimal, efficient or extended), not optimized"
+                    .into(),
+            );
+        }
         Ok(Sat {
             cnf,
             backend,
             max_literals,
             scratch: Scratch::new(),
+            incremental,
+            reused: None,
         })
     }
 }
@@ -200,6 +248,27 @@ impl Engine for Sat {
                 self.max_literals,
                 n = puzzle.n()
             ));
+            return o;
+        }
+        if let Some(rule) = self.incremental {
+            let ended = incremental::solve(
+                &mut self.reused,
+                puzzle,
+                &self.cnf,
+                &self.backend,
+                rule,
+                limits,
+                &mut search,
+                start,
+                &mut self.scratch,
+            );
+            search.stats.bump("sat_calls", ended.calls);
+            let mut o = search.finish();
+            o.status = Outcome::status_for(o.count, ended.stop, limits);
+            if let Some(e) = ended.error {
+                o.status = Status::Error;
+                o.note = Some(format!("{}: {e}", self.backend));
+            }
             return o;
         }
         let cnf = encode_with(puzzle, &self.cnf, &mut self.scratch);

@@ -9,6 +9,9 @@
 //!   decisions and propagations; the time limit and cancel flag are polled through its `stop`
 //!   callback, which batsat calls before every decision and after every restart; conflicts are
 //!   counted through its learned-clause callback for the conflict limit.
+//! - `cadical`, `cadical:plain|sat|unsat`: CaDiCaL 1.9.5 (MIT) embedded through the `cadical`
+//!   crate, built from its vendored C++ source; limits polled through its terminate callback,
+//!   no counters exposed (see [`Cadical`]).
 //! - `ext:PATH [ARGS...]`: an executable that reads a DIMACS file named as its last argument
 //!   and answers in the SAT competition convention (`s`/`v` lines on stdout, exit 10/20).
 //!   Executables whose file name contains `minisat` are run MiniSat's way instead:
@@ -24,10 +27,12 @@
 //! at the same point on every run), reported as [`Interrupt::ConflictLimit`].
 
 mod batsat;
+mod cadical;
 mod external;
 mod varisat;
 
 pub use self::batsat::Batsat;
+pub use self::cadical::{Cadical, CADICAL_CONFIGS};
 pub use self::external::{External, ExternalStyle};
 pub use self::varisat::Varisat;
 
@@ -89,8 +94,9 @@ pub struct BackendStats {
     pub child_cpu_us: Option<u64>,
 }
 
-/// A SAT solver that keeps its clauses across calls.
-pub trait SatBackend {
+/// A SAT solver that keeps its clauses across calls. `Send`, so that an engine can keep one
+/// across puzzles (engines move between threads).
+pub trait SatBackend: Send {
     /// `varisat`, `batsat` or `ext:PATH`.
     fn name(&self) -> String;
     /// Declares variables `1..=n` (clauses may also mention new ones).
@@ -127,18 +133,21 @@ pub trait SatBackend {
 }
 
 /// Names accepted by [`make_backend`] (for help texts).
-pub const BACKEND_NAMES: &str = "varisat | batsat | ext:PATH [ARGS...]";
+pub const BACKEND_NAMES: &str =
+    "varisat | batsat | cadical | cadical:plain|sat|unsat | ext:PATH [ARGS...]";
 
 /// Checks a backend name without making the backend (an `ext:` path must exist).
 pub fn check_backend_name(name: &str) -> Result<(), String> {
     make_backend(name).map(|_| ())
 }
 
-/// Makes a backend from its name: `varisat`, `batsat` or `ext:PATH [ARGS...]`.
+/// Makes a backend from its name: `varisat`, `batsat`, `cadical[:CONFIG]` or `ext:PATH [ARGS...]`.
 pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, String> {
     match name {
         "varisat" => Ok(Box::new(Varisat::new())),
         "batsat" => Ok(Box::new(Batsat::new())),
+        "cadical" => Ok(Box::new(Cadical::new(None)?)),
+        _ if name.starts_with("cadical:") => Ok(Box::new(Cadical::new(Some(&name[8..]))?)),
         _ => match name.strip_prefix("ext:") {
             Some(spec) => Ok(Box::new(External::from_spec(spec)?)),
             None => Err(format!(

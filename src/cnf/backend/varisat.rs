@@ -190,6 +190,13 @@ impl Varisat {
     }
 }
 
+// SAFETY: varisat's solver is not `Send` only because its proof target is a `Box<dyn Write>`
+// (and a proof processor, which this backend never installs). The target is a `GateWriter`
+// whose `Rc<Gate>` has exactly one other clone, in `self.gate`: both are owned by this struct
+// and move together, so no `Rc` is ever shared between threads. varisat keeps no thread-local
+// state.
+unsafe impl Send for Varisat {}
+
 impl Default for Varisat {
     fn default() -> Self {
         Self::new()

@@ -560,3 +560,69 @@ fn huge_grids_end_with_memory_limit_before_encoding() {
     );
     assert!(make(&EngineOptions::new().with("max_literals", "lots")).is_err());
 }
+
+/// Incremental mode answers exactly as fresh solvers do, puzzle after puzzle on one reused
+/// solver, with every rebuild rule and backend: unique, unsat (without a clash), multiple
+/// (the empty 4x4: all 288 grids, then 2 with the cap), a geometry change in between, and a
+/// puzzle whose every cell is given.
+#[test]
+fn incremental_mode_agrees_with_fresh_solvers() {
+    let mut puzzles = norvig(6);
+    let mut t = String::from("12345678.........9");
+    t.push_str(&".".repeat(81 - t.len()));
+    puzzles.insert(2, line(&t));
+    let solved = run(
+        &mut engine("extended", "pairwise", "batsat"),
+        &puzzles[0],
+        &Limits::solutions(1),
+    );
+    puzzles.push(
+        Puzzle::new(
+            puzzles[0].shared_geometry().clone(),
+            solved.solutions[0].clone(),
+        )
+        .unwrap(),
+    );
+    let empty4 = Puzzle::empty(Arc::new(Geometry::square(4).unwrap()));
+    for b in ["varisat", "batsat", "cadical"] {
+        for rule in ["auto", "never", "2"] {
+            for enc in ["minimal", "extended"] {
+                let o = EngineOptions::new()
+                    .with("encoding", enc)
+                    .with("backend", b)
+                    .with("incremental", "true")
+                    .with("rebuild", rule);
+                let mut inc = Sat::from_options(&o).unwrap();
+                let mut fresh = engine(enc, "pairwise", b);
+                for (i, p) in puzzles.iter().enumerate() {
+                    let want = run(&mut fresh, p, &Limits::solutions(2));
+                    let got = run(&mut inc, p, &Limits::solutions(2));
+                    assert_eq!(
+                        got.status, want.status,
+                        "{b} {rule} {enc} #{i}: {:?}",
+                        got.note
+                    );
+                    assert_eq!(got.solutions, want.solutions, "{b} {rule} {enc} #{i}");
+                    if i == 3 {
+                        let all = run(&mut inc, &empty4, &Limits::solutions(0));
+                        assert_eq!(all.count, 288, "{b} {rule} {enc}");
+                        let two = run(&mut inc, &empty4, &Limits::solutions(2));
+                        assert_eq!(two.status, Status::Multiple, "{b} {rule} {enc}");
+                    }
+                }
+            }
+        }
+    }
+    for bad in [
+        vec![("incremental", "true"), ("encoding", "optimized")],
+        vec![("rebuild", "3")],
+        vec![("incremental", "true"), ("rebuild", "0")],
+        vec![("incremental", "yes")],
+    ] {
+        let mut o = EngineOptions::new();
+        for (k, v) in bad.iter() {
+            o = o.with(k, v);
+        }
+        assert!(Sat::from_options(&o).is_err(), "{bad:?}");
+    }
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Issue 10, item 7: the 9x9 rates of the sat engine's incremental mode (one solver reused per
+# geometry, givens as assumptions, guarded blocking clauses, rebuilt by a rule) side by side
+# with fresh solvers (a formula and a solver per puzzle), counting to 2 solutions.
+#
+#   scripts/bench-sat-incremental.sh [ROUNDS] [N17] [BACKEND...]
+#
+# Sets: the first N17 (default 5000) puzzles of data/royle-17clue.txt, all of
+# data/magictour-top1465.txt and data/forum-hardest-1106.txt. Configurations per backend:
+# fresh extended, fresh optimized, incremental extended with rebuild=auto, =20 and =never.
+# Every configuration runs once per round, interleaved (round 1: all configurations, round
+# 2: all again, ...), so load drifts hit them alike; the table gives each configuration's
+# median over rounds of puzzles per CPU second (build_s + solve_s of the CSV), and its ratio
+# to fresh extended. Defaults: 3 rounds, backends batsat varisat cadical.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-3}
+n17=${2:-5000}
+shift 2 || shift $# || true
+backends=("$@")
+[ ${#backends[@]} -gt 0 ] || backends=(batsat varisat cadical)
+cargo build --release --quiet
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+head -n "$n17" data/royle-17clue.txt >"$tmp/17clue-$n17.txt"
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $rounds rounds"
+python3 - "$rounds" "$tmp" "$tmp/17clue-$n17.txt" "${backends[@]}" <<'PY'
+import csv, io, statistics, subprocess, sys
+rounds, tmp, s17, backends = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
+sets = [s17, "data/magictour-top1465.txt", "data/forum-hardest-1106.txt"]
+configs = [
+    ("fresh extended", "encoding=extended"),
+    ("fresh optimized", "encoding=optimized"),
+    ("incr auto", "encoding=extended,incremental=true,rebuild=auto"),
+    ("incr every 20", "encoding=extended,incremental=true,rebuild=20"),
+    ("incr never", "encoding=extended,incremental=true,rebuild=never"),
+]
+def rate(path, spec):
+    args = ["target/release/sudolab", "solve", path, "--engine", "sat", "--max-solutions", "2", "--csv"]
+    for kv in spec.split(","):
+        args += ["--option", kv]
+    p = subprocess.run(args, capture_output=True, text=True, check=True)
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    bad = [r for r in rows if r["status"] not in ("unique", "multiple", "unsat", "solved")]
+    assert not bad, f"{spec}: {bad[0]['status']} {bad[0].get('note')}"
+    cpu = sum(float(r["build_s"]) + float(r["solve_s"]) for r in rows)
+    return len(rows) / cpu
+for path in sets:
+    for b in backends:
+        got = {name: [] for name, _ in configs}
+        for _ in range(rounds):
+            for name, spec in configs:
+                got[name].append(rate(path, f"{spec},backend={b}"))
+        base = statistics.median(got["fresh extended"])
+        line = f"{path.split('/')[-1]:28} {b:8}"
+        for name, _ in configs:
+            m = statistics.median(got[name])
+            line += f" | {name} {m:8.0f}/s {m / base:5.2f}x"
+        print(line, flush=True)
+PY
+echo "# end: load $(cut -d' ' -f1-3 /proc/loadavg)"

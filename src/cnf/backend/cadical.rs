@@ -1,0 +1,147 @@
+//! The CaDiCaL backend (A. Biere et al., CaDiCaL 1.9.5, MIT), embedded through the `cadical`
+//! crate 0.1.16 (M. Maróti, MIT), which compiles CaDiCaL's vendored C++ source with the C++
+//! compiler alone (the `cc` crate; no bindgen, no libclang).
+//!
+//! Names: `cadical` (CaDiCaL's default options) and `cadical:plain|sat|unsat`, its predefined
+//! configurations (`plain`: no inprocessing; `sat`/`unsat`: tuned for satisfiable or
+//! unsatisfiable instances).
+//!
+//! Limits: the deadline and the cancel flag are polled through CaDiCaL's terminate callback,
+//! which it calls during search and between inprocessing rounds (the clock is read once per 16
+//! polls); the conflict limit is CaDiCaL's own `conflicts` limit, which it resets after each
+//! `solve`, so it is set again before every call. CaDiCaL's C API exposes no counters:
+//! decisions, conflicts and propagations stay `None`.
+
+use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use crate::cnf::model::Model;
+
+/// Callbacks that stop the search when the budget is spent.
+#[derive(Default)]
+struct Stopper {
+    budget: Budget,
+    polls: u32,
+    why: Option<Interrupt>,
+}
+
+impl cadical::Callbacks for Stopper {
+    fn terminate(&mut self) -> bool {
+        if self.why.is_some() {
+            return true;
+        }
+        self.polls = self.polls.wrapping_add(1);
+        if self.polls % 16 != 0 {
+            return false;
+        }
+        self.why = self.budget.spent();
+        self.why.is_some()
+    }
+}
+
+pub struct Cadical {
+    solver: cadical::Solver<Stopper>,
+    config: &'static str,
+    num_vars: u32,
+    conflict_limit: Option<u64>,
+}
+
+/// The configurations `cadical:NAME` accepts.
+pub const CADICAL_CONFIGS: [&str; 3] = ["plain", "sat", "unsat"];
+
+impl Cadical {
+    /// CaDiCaL with its default options, or one of [`CADICAL_CONFIGS`].
+    pub fn new(config: Option<&str>) -> Result<Self, String> {
+        let (solver, config) = match config {
+            None => (cadical::Solver::new(), "default"),
+            Some(c) => {
+                let name = CADICAL_CONFIGS.iter().find(|&&k| k == c).ok_or_else(|| {
+                    format!(
+                        "unknown CaDiCaL configuration {c:?} (known: {})",
+                        CADICAL_CONFIGS.join(", ")
+                    )
+                })?;
+                let s =
+                    cadical::Solver::with_config(name).map_err(|e| format!("cadical:{c}: {e}"))?;
+                (s, *name)
+            }
+        };
+        Ok(Cadical {
+            solver,
+            config,
+            num_vars: 0,
+            conflict_limit: None,
+        })
+    }
+}
+
+impl SatBackend for Cadical {
+    fn name(&self) -> String {
+        match self.config {
+            "default" => "cadical".into(),
+            c => format!("cadical:{c}"),
+        }
+    }
+
+    fn reserve_vars(&mut self, n: u32) {
+        if n > self.num_vars {
+            self.num_vars = n;
+            self.solver.reserve(n as i32);
+        }
+    }
+
+    fn add_clause(&mut self, lits: &[i32]) {
+        for &l in lits {
+            self.num_vars = self.num_vars.max(l.unsigned_abs());
+        }
+        self.solver.add_clause(lits.iter().copied());
+    }
+
+    fn set_conflict_limit(&mut self, limit: Option<u64>) {
+        self.conflict_limit = limit;
+    }
+
+    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
+        if let Some(why) = budget.spent() {
+            return Ok(SatAnswer::Interrupted(why));
+        }
+        let limited = budget.deadline.is_some() || budget.cancel.is_some();
+        self.solver.set_callbacks(limited.then(|| Stopper {
+            budget: budget.clone(),
+            ..Stopper::default()
+        }));
+        // CaDiCaL's limit: aborts when the count becomes negative, so N allows N conflicts.
+        let conflicts = self
+            .conflict_limit
+            .map_or(-1, |l| l.min(i32::MAX as u64) as i32);
+        self.solver
+            .set_limit("conflicts", conflicts)
+            .map_err(|e| format!("cadical: {e}"))?;
+        for &l in assumptions {
+            self.num_vars = self.num_vars.max(l.unsigned_abs());
+        }
+        match self.solver.solve_with(assumptions.iter().copied()) {
+            Some(true) => {
+                let mut values = Vec::with_capacity(self.num_vars as usize + 1);
+                values.push(None);
+                values.extend((1..=self.num_vars as i32).map(|v| self.solver.value(v)));
+                Ok(SatAnswer::Sat(Model::from_values(values)))
+            }
+            Some(false) => Ok(SatAnswer::Unsat),
+            None => {
+                let why = self
+                    .solver
+                    .get_callbacks()
+                    .and_then(|s| s.why)
+                    .or_else(|| budget.spent());
+                Ok(SatAnswer::Interrupted(match why {
+                    Some(w) => w,
+                    None if self.conflict_limit.is_some() => Interrupt::ConflictLimit,
+                    None => return Err("cadical: stopped without a reason".into()),
+                }))
+            }
+        }
+    }
+
+    fn stats(&self) -> BackendStats {
+        BackendStats::default()
+    }
+}

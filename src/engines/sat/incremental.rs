@@ -1,0 +1,275 @@
+//! Incremental mode of the `sat` engine (`incremental=true`): one solver per geometry and
+//! encoding, reused across the puzzles of a set, as tdoku's MiniSat harness does it
+//! (T. Dillon, tdoku, `other/minisat`; the activation-literal technique is Eén & Sörensson,
+//! "Temporary Boolean constraints", in "An Extensible SAT-solver", SAT 2003).
+//!
+//! - The formula of the *empty* grid is encoded once per geometry (the encodings whose clauses
+//!   do not depend on the givens: minimal, efficient, extended) and loaded into one backend.
+//! - A puzzle's givens are assumptions, plus a fresh activation literal `a` for the puzzle.
+//! - Each solution found is blocked by the clause `-a or (not this grid)`, so the block holds
+//!   only while `a` is assumed; after the puzzle the unit `-a` retires all its blocking clauses
+//!   for good (the solver may then delete them as satisfied).
+//! - The solver is rebuilt (formula reloaded, learned clauses dropped) by the rule of option
+//!   `rebuild`: `auto` (default) rebuilds once the search work since the last rebuild exceeds
+//!   [`AUTO_WORK_PER_REBUILD`] times the cost of a rebuild (encoding + loading, measured);
+//!   `N` rebuilds every N puzzles (tdoku: 20); `never` keeps the solver. The auto rule is a
+//!   rent-or-buy bound: learned clauses help the next easy puzzles but slow propagation as they
+//!   pile up, most after hard puzzles, and a rebuild costs about one encoding; spending a
+//!   rebuild's cost per that much search work bounds the loss either way (measured in
+//!   `scripts/bench-sat-incremental.sh`). Work is CPU time, so the rebuild points (not the
+//!   answers) depend on the machine's speed.
+//! - After an interrupt (time limit, cancel) the solver is dropped: varisat cannot be used
+//!   after one, and the next puzzle starts fresh.
+
+use super::{Limits, Search, Stop};
+use crate::cnf::{
+    decode, encode_with, make_backend, Budget, Cnf, CnfOptions, GivensMode, Interrupt, SatAnswer,
+    SatBackend, Scratch,
+};
+use crate::puzzle::{Geometry, Puzzle};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The `auto` rule's ratio: search work allowed between rebuilds, in units of one rebuild.
+pub const AUTO_WORK_PER_REBUILD: u32 = 8;
+
+/// When the reused solver is rebuilt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rebuild {
+    /// Once the search time since the last rebuild passes `AUTO_WORK_PER_REBUILD` x rebuild.
+    Auto,
+    /// Every N puzzles.
+    Every(u64),
+    Never,
+}
+
+impl std::str::FromStr for Rebuild {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(Rebuild::Auto),
+            "never" => Ok(Rebuild::Never),
+            _ => match s.parse::<u64>() {
+                Ok(n) if n > 0 => Ok(Rebuild::Every(n)),
+                _ => Err(format!(
+                    "rebuild must be auto, never or a number of puzzles >= 1, not {s:?}"
+                )),
+            },
+        }
+    }
+}
+
+/// The reused solver and what it was built for.
+pub struct Reused {
+    geometry: Arc<Geometry>,
+    cnf: Cnf,
+    backend: Box<dyn SatBackend>,
+    /// Whether the backend was told to expect limits (varisat needs it before any clause).
+    limits_expected: bool,
+    next_var: u32,
+    puzzles: u64,
+    /// Time of the last rebuild, and search time since then.
+    rebuild_cost: Duration,
+    work: Duration,
+}
+
+/// What one puzzle's search ended with.
+pub struct Ended {
+    pub stop: Option<Stop>,
+    pub error: Option<String>,
+    pub calls: u64,
+}
+
+/// The activation literal's blocking clause of `grid`: `-a`, then the (cell, digit) literals
+/// of the cells the puzzle does not give.
+fn guarded_block(cnf: &Cnf, puzzle: &Puzzle, grid: &[u16], a: i32) -> Option<Vec<i32>> {
+    let mut c = vec![-a];
+    for (cell, (&g, &d)) in puzzle.givens().iter().zip(grid).enumerate() {
+        if g == 0 {
+            c.push(-(cnf.info.map.var(cell, d)? as i32));
+        }
+    }
+    Some(c)
+}
+
+impl Reused {
+    fn build(
+        puzzle: &Puzzle,
+        options: &CnfOptions,
+        backend: &str,
+        limits_expected: bool,
+        scratch: &mut Scratch,
+    ) -> Result<Self, String> {
+        let t = Instant::now();
+        let empty = Puzzle::empty(puzzle.shared_geometry().clone());
+        let opts = CnfOptions {
+            givens: GivensMode::Assumptions,
+            ..options.clone()
+        };
+        let cnf = encode_with(&empty, &opts, scratch);
+        let mut b = make_backend(backend)?;
+        if limits_expected {
+            b.expect_limits();
+        }
+        b.add_cnf(&cnf);
+        Ok(Reused {
+            geometry: puzzle.shared_geometry().clone(),
+            next_var: cnf.num_vars + 1,
+            cnf,
+            backend: b,
+            limits_expected,
+            puzzles: 0,
+            rebuild_cost: t.elapsed(),
+            work: Duration::ZERO,
+        })
+    }
+
+    /// Whether this solver can take `puzzle` under `rule` (else it is rebuilt).
+    fn fits(&self, puzzle: &Puzzle, rule: Rebuild, limits_expected: bool) -> bool {
+        (Arc::ptr_eq(&self.geometry, puzzle.shared_geometry())
+            || *self.geometry == *puzzle.geometry())
+            && (self.limits_expected || !limits_expected)
+            && match rule {
+                Rebuild::Never => true,
+                Rebuild::Every(n) => self.puzzles < n,
+                Rebuild::Auto => self.work < self.rebuild_cost * AUTO_WORK_PER_REBUILD,
+            }
+    }
+}
+
+/// Solves `puzzle` on the reused solver in `slot` (built or rebuilt first when needed).
+/// Counters go into `search.stats` as this puzzle's share.
+#[allow(clippy::too_many_arguments)]
+pub fn solve(
+    slot: &mut Option<Reused>,
+    puzzle: &Puzzle,
+    options: &CnfOptions,
+    backend: &str,
+    rule: Rebuild,
+    limits: &Limits,
+    search: &mut Search,
+    start: Instant,
+    scratch: &mut Scratch,
+) -> Ended {
+    let limits_expected = limits.time_limit.is_some() || limits.cancel.is_some();
+    if !slot
+        .as_ref()
+        .is_some_and(|r| r.fits(puzzle, rule, limits_expected))
+    {
+        *slot = None; // free the old solver before building the new one
+        match Reused::build(puzzle, options, backend, limits_expected, scratch) {
+            Ok(r) => *slot = Some(r),
+            Err(e) => {
+                return Ended {
+                    stop: None,
+                    error: Some(e),
+                    calls: 0,
+                }
+            }
+        }
+    }
+    let r = slot.as_mut().expect("built above");
+    search.stats.vars = Some(r.cnf.num_vars as u64);
+    search.stats.clauses = Some(r.cnf.clauses.len() as u64);
+    search.stats.literals = Some(r.cnf.clauses.literals() as u64);
+    search.built();
+    let searching = Instant::now();
+    let before = r.backend.stats();
+    let a = r.next_var as i32;
+    r.next_var += 1;
+    r.puzzles += 1;
+    r.backend.reserve_vars(a as u32);
+    let mut assumptions = Vec::with_capacity(puzzle.givens().len() + 1);
+    for (cell, &d) in puzzle.givens().iter().enumerate() {
+        if d != 0 {
+            match r.cnf.info.map.var(cell, d) {
+                Some(v) => assumptions.push(v as i32),
+                None => {
+                    return Ended {
+                        stop: None,
+                        error: Some(format!("given {d} of cell {cell} has no variable")),
+                        calls: 0,
+                    }
+                }
+            }
+        }
+    }
+    assumptions.push(a);
+    let budget = Budget {
+        deadline: limits.time_limit.map(|t| start + t),
+        cancel: limits.cancel.clone(),
+    };
+    let mut ended = Ended {
+        stop: None,
+        error: None,
+        calls: 0,
+    };
+    loop {
+        if let (Some(limit), Some(d), Some(d0)) = (
+            limits.node_limit,
+            r.backend.stats().decisions,
+            before.decisions,
+        ) {
+            if d - d0 >= limit {
+                ended.stop = Some(Stop::Nodes);
+                break;
+            }
+        }
+        ended.calls += 1;
+        match r.backend.solve(&assumptions, &budget) {
+            Err(e) => {
+                ended.error = Some(e);
+                break;
+            }
+            Ok(SatAnswer::Unsat) => break,
+            Ok(SatAnswer::Interrupted(why)) => {
+                ended.stop = Some(match why {
+                    Interrupt::Time => Stop::Time,
+                    Interrupt::Cancelled => Stop::Cancelled,
+                    Interrupt::ConflictLimit => Stop::Nodes,
+                });
+                break;
+            }
+            Ok(SatAnswer::Sat(model)) => {
+                let grid = match decode(&r.cnf.info, &model) {
+                    Ok(g) => g,
+                    Err(e) => {
+                        ended.error = Some(format!("model does not decode: {e}"));
+                        break;
+                    }
+                };
+                if !search.solution(&grid) {
+                    ended.stop = Some(Stop::SolutionCap);
+                    break;
+                }
+                match guarded_block(&r.cnf, puzzle, &grid, a) {
+                    Some(c) if c.len() == 1 => break, // every cell given: nothing else
+                    Some(c) => r.backend.add_clause(&c),
+                    None => {
+                        ended.error = Some("decoded grid has a pair without a variable".into());
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let after = r.backend.stats();
+    let diff = |x: Option<u64>, y: Option<u64>| Some(x? - y.unwrap_or(0));
+    let st = &mut search.stats;
+    st.decisions = diff(after.decisions, before.decisions);
+    st.conflicts = diff(after.conflicts, before.conflicts);
+    st.propagations = diff(after.propagations, before.propagations);
+    st.nodes = st.decisions.unwrap_or(0);
+    st.guesses = st.decisions.unwrap_or(0);
+    st.backtracks = st.conflicts.unwrap_or(0);
+    if let Some(us) = diff(after.child_cpu_us, before.child_cpu_us) {
+        st.bump("solver_cpu_us", us);
+    }
+    if !matches!(ended.stop, None | Some(Stop::SolutionCap)) || ended.error.is_some() {
+        *slot = None; // varisat cannot go on after an interrupt; start clean next time
+    } else {
+        r.backend.add_clause(&[-a]); // retire this puzzle's blocking clauses
+        r.work += searching.elapsed();
+    }
+    ended
+}
