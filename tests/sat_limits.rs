@@ -9,6 +9,9 @@ use std::time::{Duration, Instant};
 use sudolab::engines::{self, EngineOptions, Limits, Status};
 use sudolab::puzzle::{read_puzzles, Puzzle};
 
+/// A case: its name, the puzzle, the engine options besides the backend.
+type Case<'a> = (&'a str, &'a Puzzle, &'a [(&'a str, &'a str)]);
+
 fn threads() -> usize {
     std::fs::read_dir("/proc/self/task")
         .map(|d| d.count())
@@ -33,7 +36,7 @@ fn every_backend_honours_the_time_limit_on_hard_inputs() {
     let bound = limit * 3 + Duration::from_secs(2);
     // The empty 81x81 grid (loading 2e7 literals into the solver alone takes a second) is in
     // scripts/bench-sat-limits.sh, not here: CI time.
-    let cases: [(&str, &Puzzle, &[(&str, &str)]); 3] = [
+    let cases: [Case; 3] = [
         (
             "rk-25x25 minimal sequential",
             &rk,

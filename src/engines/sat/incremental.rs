@@ -104,7 +104,7 @@ impl Reused {
         let empty = Puzzle::empty(puzzle.shared_geometry().clone());
         let opts = CnfOptions {
             givens: GivensMode::Assumptions,
-            ..options.clone()
+            ..*options
         };
         let cnf = encode_with(&empty, &opts, scratch);
         let mut b = make_backend(backend)?;
