@@ -3,12 +3,13 @@
 //! subcommand modules import from here, never from each other.
 
 use crate::cnf::{Amo, CnfEncoding, CnfOptions, GivensMode};
+use crate::experiment::{read_records, Record};
 use crate::puzzle::{
     parse_box, read_file, Alphabet, Format, OutputFormat, ReadOptions, SourcedPuzzle,
 };
 use anyhow::anyhow;
 use clap::{Args, ValueEnum};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -105,15 +106,80 @@ impl OutputArg {
     }
 }
 
-/// Parses a positive, finite number of seconds.
+/// The run records of CSV files (`summary`, `plot`, `report`), in job order (rows are written
+/// in completion order; job order lists the configurations as the experiment file does;
+/// stable, so files keep their order). A file with no row is an error naming it: a table or
+/// chart of nothing would look like a result.
+pub fn load_records(paths: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
+    let mut records = Vec::new();
+    for path in paths {
+        let rows = read_records(std::slice::from_ref(path))?;
+        if rows.is_empty() {
+            let empty = std::fs::metadata(path).is_ok_and(|m| m.len() == 0);
+            anyhow::bail!(
+                "{}: expected rows of runs (a CSV written by `sudolab run`), found {}",
+                path.display(),
+                if empty {
+                    "an empty file"
+                } else {
+                    "only the header line"
+                }
+            );
+        }
+        records.extend(rows);
+    }
+    records.sort_by(|a, b| (&a.experiment, a.job).cmp(&(&b.experiment, b.job)));
+    Ok(records)
+}
+
+/// Parses a positive, finite number of seconds (at most 10^9). Every message says what was
+/// expected and what was found; arguments using it set `allow_negative_numbers` so that
+/// `-3` reaches it instead of being taken for an unknown flag.
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
+    const EXPECTED: &str = "expected a positive number of seconds (e.g. 10 or 0.5)";
     let secs: f64 = s
+        .trim()
         .parse()
-        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
-    if !secs.is_finite() || secs <= 0.0 || secs > 1e9 {
-        return Err(format!("{s:?} is not a positive number of seconds"));
+        .map_err(|_| format!("{EXPECTED}, found {s:?}"))?;
+    if secs.is_nan() {
+        return Err(format!("{EXPECTED}, found {s:?}, which is not a number"));
+    }
+    if secs.is_infinite() {
+        return Err(format!(
+            "{EXPECTED}, found {s:?}: a limit must be finite (leave the option out for no limit)"
+        ));
+    }
+    if secs <= 0.0 {
+        return Err(format!("{EXPECTED}, found {s}, which is not above 0"));
+    }
+    if secs > 1e9 {
+        return Err(format!("{EXPECTED} of at most 1e9, found {s}"));
     }
     Ok(Duration::from_secs_f64(secs))
+}
+
+/// Parses a whole number of at least `MIN` (`whole::<u64, 0>` for a count, `whole::<u64, 1>`
+/// for a positive one), into any integer type that holds it. Arguments using it set
+/// `allow_negative_numbers`, so `-1` is answered with what was expected, not taken for a flag.
+pub fn whole<T: TryFrom<u64>, const MIN: u64>(s: &str) -> Result<T, String> {
+    let expected = format!("expected a whole number of at least {MIN}");
+    let t = s.trim();
+    let v: u64 = match t.parse() {
+        Ok(v) => v,
+        Err(_)
+            if t.starts_with('-') && t[1..].bytes().all(|b| b.is_ascii_digit()) && t.len() > 1 =>
+        {
+            return Err(format!("{expected}, found {t}, which is negative"))
+        }
+        Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+            return Err(format!("{expected}, found {t}, which is too large"))
+        }
+        Err(_) => return Err(format!("{expected}, found {s:?}")),
+    };
+    if v < MIN {
+        return Err(format!("{expected}, found {v}"));
+    }
+    T::try_from(v).map_err(|_| format!("{expected}, found {v}, which is too large"))
 }
 
 /// CNF encoding choices shared by `encode`, `stats` and `solve`.
@@ -155,5 +221,60 @@ impl CnfArgs {
         o.dedup = self.dedup;
         o.check().map_err(anyhow::Error::msg)?;
         Ok(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_say_what_was_expected_and_found() {
+        assert_eq!(parse_seconds("0.5"), Ok(Duration::from_millis(500)));
+        for (input, found) in [
+            ("inf", "found \"inf\": a limit must be finite"),
+            ("nan", "found \"nan\", which is not a number"),
+            ("-3", "found -3, which is not above 0"),
+            ("0", "found 0, which is not above 0"),
+            ("ten", "found \"ten\""),
+            ("2e9", "of at most 1e9, found 2e9"),
+        ] {
+            let e = parse_seconds(input).unwrap_err();
+            assert!(
+                e.starts_with("expected a positive number of seconds"),
+                "{e}"
+            );
+            assert!(e.contains(found), "{input}: {e}");
+        }
+    }
+
+    #[test]
+    fn whole_numbers_say_what_was_expected_and_found() {
+        assert_eq!(whole::<u64, 0>("0"), Ok(0));
+        assert_eq!(whole::<usize, 1>("7"), Ok(7));
+        for (input, message) in [
+            (
+                "-1",
+                "expected a whole number of at least 0, found -1, which is negative",
+            ),
+            (
+                "1.5",
+                "expected a whole number of at least 0, found \"1.5\"",
+            ),
+            (
+                "99999999999999999999",
+                "found 99999999999999999999, which is too large",
+            ),
+        ] {
+            let e = whole::<u64, 0>(input).unwrap_err();
+            assert!(e.contains(message), "{input}: {e}");
+        }
+        assert_eq!(
+            whole::<u64, 1>("0").unwrap_err(),
+            "expected a whole number of at least 1, found 0"
+        );
+        assert!(whole::<u32, 1>("4294967296")
+            .unwrap_err()
+            .contains("too large"));
     }
 }

@@ -2,6 +2,7 @@
 //! method and its sources). Output is deterministic for a given command line: byte-identical
 //! on any machine.
 
+use super::common::whole;
 use crate::engines::EngineSpec;
 use crate::generate::{GenerateOptions, Generator, Target, DEFAULT_ATTEMPTS, DEFAULT_NODE_LIMIT};
 use crate::puzzle::parse_box;
@@ -24,7 +25,7 @@ pub enum GenFormat {
 #[command(group(ArgGroup::new("target").required(true).args(["clues", "minimal"])))]
 pub struct GenerateArgs {
     /// Side N of the grid (4 to 128).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize, 1>)]
     pub size: usize,
 
     /// Box shape RxC (rows x columns, R*C = N) instead of the most square one.
@@ -40,7 +41,7 @@ pub struct GenerateArgs {
     pub diagonals: bool,
 
     /// Leave exactly K givens.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = whole::<usize, 0>)]
     pub clues: Option<usize>,
 
     /// Remove givens until none can be removed (a minimal puzzle).
@@ -53,17 +54,18 @@ pub struct GenerateArgs {
     pub spread: bool,
 
     /// Number of puzzles.
-    #[arg(long, default_value_t = 1, value_name = "M",
-          value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1, value_name = "M", allow_negative_numbers = true,
+          value_parser = whole::<u64, 1>)]
     pub count: u64,
 
     /// Seed of the random generator: the same command and seed give the same output.
-    #[arg(long, default_value_t = 0, value_name = "S")]
+    #[arg(long, default_value_t = 0, value_name = "S", allow_negative_numbers = true,
+          value_parser = whole::<u64, 0>)]
     pub seed: u64,
 
     /// With --clues: full grids tried per puzzle before giving up.
     #[arg(long, default_value_t = DEFAULT_ATTEMPTS, value_name = "A",
-          value_parser = clap::value_parser!(u32).range(1..))]
+          allow_negative_numbers = true, value_parser = whole::<u32, 1>)]
     pub attempts: u32,
 
     /// Engine of the uniqueness checks (default: dlx up to 25x25, sat:encoding=optimized
@@ -73,7 +75,7 @@ pub struct GenerateArgs {
 
     /// Node limit of each uniqueness check (a check stopped by it keeps the given).
     #[arg(long, default_value_t = DEFAULT_NODE_LIMIT, value_name = "N",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          allow_negative_numbers = true, value_parser = whole::<u64, 1>)]
     pub node_limit: u64,
 
     /// Output file (default: standard output).

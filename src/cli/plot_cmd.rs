@@ -1,9 +1,10 @@
 //! `sudolab plot` (one chart from run records) and `sudolab report` (an HTML page with the
 //! summary tables and charts).
 
-use crate::experiment::{read_records, Record};
+use super::common::load_records as load;
+
 use crate::plot::{self, ChartKind, ChartSpec, Content, Figure};
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -63,24 +64,6 @@ pub struct ReportArgs {
     /// Draw the `[[charts]]` of this experiment file instead of the default charts.
     #[arg(long, value_name = "TOML")]
     charts_from: Option<PathBuf>,
-}
-
-fn load(paths: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
-    let mut records = read_records(paths)?;
-    // Rows are written in completion order; job order lists the configurations (legends,
-    // box rows, bars) as the experiment file does. Stable: files keep their order.
-    records.sort_by(|a, b| (&a.experiment, a.job).cmp(&(&b.experiment, b.job)));
-    if records.is_empty() {
-        bail!(
-            "{}: no run records (only a header or empty)",
-            paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    Ok(records)
 }
 
 pub fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {

@@ -1,7 +1,7 @@
 //! `sudolab encode`, `sudolab stats` and `sudolab decode`: the reductions as files other tools
 //! can check, their sizes, and models from other solvers read back.
 
-use super::common::{parse_seconds, CnfArgs, InputArgs, OutputArg};
+use super::common::{parse_seconds, whole, CnfArgs, InputArgs, OutputArg};
 use crate::cnf::{
     self, decode_checked, read_dimacs, read_model, size_stats, Amo, CnfEncoding, CnfOptions,
     GivensMode, SolverAnswer,
@@ -41,7 +41,7 @@ pub struct EncodeArgs {
 
     /// Which puzzle of the file (1-based); needed when the file holds several and `-o` has
     /// no `{index}`.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = whole::<usize, 1>)]
     pub index: Option<usize>,
 
     /// Output file (default: standard output). With several puzzles, `{index}` in the name
@@ -139,19 +139,21 @@ pub struct DlxArgs {
     pub file: String,
 
     /// Stop after K solutions (0 = all).
-    #[arg(long, default_value_t = 0, value_name = "K")]
+    #[arg(long, default_value_t = 0, value_name = "K", allow_negative_numbers = true,
+          value_parser = whole::<u64, 0>)]
     pub max_solutions: u64,
 
     /// Stop after N search nodes (status node-limit).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64, 0>)]
     pub node_limit: Option<u64>,
 
     /// Stop after SECS seconds (status time-limit).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub time_limit: Option<std::time::Duration>,
 
     /// Print at most this many solutions, as lists of options (0 = none).
-    #[arg(long, default_value_t = 10, value_name = "K")]
+    #[arg(long, default_value_t = 10, value_name = "K", allow_negative_numbers = true,
+          value_parser = whole::<usize, 0>)]
     pub print: usize,
 
     /// First remove the options no solution can use, by Knuth's DLX-PRE rule (an option goes
@@ -164,15 +166,17 @@ pub struct DlxArgs {
 
 /// `sudolab dlx`: any exact-cover problem written in dlx1 format, solved by the DLX engine.
 pub fn dlx(args: DlxArgs) -> anyhow::Result<ExitCode> {
-    let (name, text) = if args.file == "-" {
-        let mut t = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut t)?;
-        ("<stdin>".to_string(), t)
+    let (name, bytes) = if args.file == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
+            .context("<stdin>:0:0: cannot read")?;
+        ("<stdin>".to_string(), b)
     } else {
-        let t = std::fs::read_to_string(&args.file)
-            .with_context(|| format!("{}:0:0: cannot read", args.file))?;
-        (args.file.clone(), t)
+        let b =
+            std::fs::read(&args.file).with_context(|| format!("{}:0:0: cannot read", args.file))?;
+        (args.file.clone(), b)
     };
+    let text = dlx_text(&name, bytes)?;
     let x = read_dlx1(&text).map_err(|e| anyhow!("{name}:{}:{}: {}", e.line, e.column, e.kind))?;
     let limits = crate::engines::Limits {
         max_solutions: args.max_solutions,
@@ -234,6 +238,18 @@ pub fn dlx(args: DlxArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The text of a dlx1 file; not UTF-8 is an error at the first bad byte's line and column, as
+/// for puzzle files.
+fn dlx_text(name: &str, bytes: Vec<u8>) -> anyhow::Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let valid = std::str::from_utf8(valid).unwrap_or("");
+        let line = valid.matches('\n').count() + 1;
+        let column = valid.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        anyhow!("{name}:{line}:{column}: expected UTF-8 text, found a byte that is not UTF-8")
+    })
+}
+
 #[derive(Args, Debug)]
 pub struct StatsArgs {
     /// Puzzle files: print the sizes for each puzzle (givens as encoded). Without files, the
@@ -241,7 +257,8 @@ pub struct StatsArgs {
     pub files: Vec<String>,
 
     /// Side N of the empty grid (without files).
-    #[arg(long, default_value_t = 9, value_name = "N")]
+    #[arg(long, default_value_t = 9, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole::<usize, 1>)]
     pub size: usize,
 
     /// Encodings to list (comma-separated, or all).
@@ -361,12 +378,18 @@ pub fn decode(args: DecodeArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow!("{}:{}:{}: {}", args.model, e.line, e.column, e.message))?;
     let mut out = std::io::stdout().lock();
     match answer {
+        // A model is checked against the formula below; a claim of unsatisfiability is not
+        // something decode can check without a proof, so it is printed as the solver's
+        // claim, never as a result.
         SolverAnswer::Unsat => {
-            writeln!(out, "UNSATISFIABLE")?;
+            writeln!(
+                out,
+                "UNSATISFIABLE (unchecked: the model file says so; no proof given)"
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         SolverAnswer::Unknown => {
-            writeln!(out, "UNKNOWN")?;
+            writeln!(out, "UNKNOWN (the solver gave no answer)")?;
             Ok(ExitCode::SUCCESS)
         }
         SolverAnswer::Sat(model) => match decode_checked(&dimacs, &model) {

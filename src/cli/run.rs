@@ -1,10 +1,12 @@
 //! `sudolab run`, `sudolab merge` and `sudolab summary`: experiments from files (see
 //! [`crate::experiment`]).
 
+use super::common::load_records;
+use super::common::whole;
 use crate::experiment::jobs::Shard;
 use crate::experiment::runner::{self, RunOptions};
 use crate::experiment::summary::{format_markdown, SummaryLine};
-use crate::experiment::{format_table, merge, read_records, summarize, Record};
+use crate::experiment::{format_table, merge, summarize, Record};
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -16,7 +18,7 @@ pub struct RunArgs {
     pub config: PathBuf,
 
     /// Worker threads (default: the file's `threads`, else all cores).
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = whole::<u64, 1>)]
     pub threads: Option<u64>,
 
     /// Run only shard i of N (0-based): the puzzles whose ordinal is i mod N.
@@ -80,10 +82,7 @@ pub enum TableFormat {
 
 /// `sudolab summary`: the end-of-run table of any set of records, per dataset or overall.
 pub fn summary(args: SummaryArgs) -> anyhow::Result<ExitCode> {
-    let mut records = read_records(&args.inputs)?;
-    // Job order (rows are written in completion order), so configurations are listed as in
-    // the experiment file.
-    records.sort_by(|a, b| (&a.experiment, a.job).cmp(&(&b.experiment, b.job)));
+    let records = load_records(&args.inputs)?;
     let mut groups: Vec<(String, Vec<Record>)> = Vec::new();
     match args.by {
         By::None => groups.push(("all rows".into(), records)),

@@ -1,9 +1,10 @@
 //! `sudolab solve`: one engine over every puzzle of some files; solutions or CSV rows.
 
-use super::common::{parse_seconds, CnfArgs, InputArgs, OutputArg};
-use crate::engines::{self, EngineOptions, Limits, Outcome};
+use super::common::{parse_seconds, whole, CnfArgs, InputArgs, OutputArg};
+use crate::engines::{self, EngineSpec, Limits, Outcome};
+use crate::experiment::record::{count_cells, push_field_bytes, secs, write_counts, COUNT_COLUMNS};
 use crate::puzzle::{write_grid, OutputFormat, Puzzle};
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use std::io::Write;
 use std::process::ExitCode;
@@ -50,26 +51,29 @@ pub struct SolveArgs {
     /// Puzzle files (`-` for standard input; none = standard input).
     pub files: Vec<String>,
 
-    /// Engine to use (see `sudolab engines`).
-    #[arg(long, short, default_value = "human")]
+    /// Engine configuration NAME[:KEY=VALUE,...] (see `sudolab engines`), e.g.
+    /// `sat:encoding=optimized,backend=batsat`; the option flags below add to it (a flag that
+    /// gives a key another value than the spec is an error).
+    #[arg(long, short, default_value = "human", value_name = "SPEC")]
     pub engine: String,
 
     /// Stop after K solutions: 1 = first solution, 2 = prove uniqueness, 0 = all.
-    #[arg(long, default_value_t = 2, value_name = "K")]
+    #[arg(long, default_value_t = 2, value_name = "K", allow_negative_numbers = true,
+          value_parser = whole::<u64, 0>)]
     pub max_solutions: u64,
 
     /// Stop a puzzle's search after N nodes (status node-limit); what a node is depends on the
     /// engine, see below.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64, 0>)]
     pub node_limit: Option<u64>,
 
     /// Stop a puzzle's search after SECS seconds of wall time (status time-limit).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub time_limit: Option<Duration>,
 
     /// For engines with a queue of live nodes (bnb): stop with status memory-limit when the
     /// queue would hold more than N nodes.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64, 0>)]
     pub max_live: Option<u64>,
 
     /// Print one CSV row per puzzle (with a header) instead of solutions.
@@ -103,32 +107,54 @@ pub struct SolveArgs {
 }
 
 impl SolveArgs {
-    fn engine_options(&self) -> anyhow::Result<EngineOptions> {
-        let mut opts = EngineOptions::new();
-        if let Some(order) = &self.order {
-            opts = opts.with("order", order);
-        }
+    /// The engine configuration: `--engine`'s spec plus the option flags. One key given two
+    /// different values (in the spec and a flag, or twice by flags) is an error that names
+    /// both, never a silent choice.
+    fn engine_spec(&self) -> anyhow::Result<EngineSpec> {
+        let mut spec: EngineSpec = self.engine.parse().map_err(|e| anyhow!("--engine: {e}"))?;
+        let mut given: Vec<(String, String)> = Vec::new();
+        let mut set = |key: &str, value: &str, by: String| -> anyhow::Result<()> {
+            match spec.options.get(key) {
+                Some(old) if old != value => {
+                    let first = given
+                        .iter()
+                        .find(|(k, _)| k == key)
+                        .map(|(_, by)| by.clone())
+                        .unwrap_or_else(|| format!("--engine {}", self.engine));
+                    bail!(
+                        "{by} conflicts with {first}: expected one value for the engine \
+                         option {key}, found {old:?} and {value:?}"
+                    )
+                }
+                _ => {
+                    spec.options = std::mem::take(&mut spec.options).with(key, value);
+                    given.push((key.to_string(), by));
+                    Ok(())
+                }
+            }
+        };
         let cnf = &self.cnf;
-        for (key, value) in [
-            ("encoding", &cnf.encoding),
-            ("amo", &cnf.amo),
-            ("givens", &cnf.givens),
-            ("backend", &self.backend),
+        for (key, flag, value) in [
+            ("order", "--order", &self.order),
+            ("encoding", "--encoding", &cnf.encoding),
+            ("amo", "--amo", &cnf.amo),
+            ("givens", "--givens", &cnf.givens),
+            ("backend", "--backend", &self.backend),
         ] {
             if let Some(v) = value {
-                opts = opts.with(key, v);
+                set(key, v.trim(), format!("{flag} {v}"))?;
             }
         }
         if cnf.dedup {
-            opts = opts.with("dedup", "true");
+            set("dedup", "true", "--dedup".into())?;
         }
         for kv in &self.options {
             let Some((k, v)) = kv.split_once('=') else {
-                bail!("--option {kv:?}: expected KEY=VALUE");
+                bail!("--option: expected KEY=VALUE, found {kv:?}");
             };
-            opts = opts.with(k.trim(), v.trim());
+            set(k.trim(), v.trim(), format!("--option {kv}"))?;
         }
-        Ok(opts)
+        Ok(spec)
     }
 
     fn limits(&self) -> Limits {
@@ -146,31 +172,30 @@ impl SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    let options = args.engine_options()?;
-    let mut engine = engines::make(&args.engine, &options).map_err(anyhow::Error::msg)?;
+    let spec = args.engine_spec()?;
+    let mut engine = spec.make().map_err(|e| anyhow!("--engine {spec}: {e}"))?;
+    let search_tree = engines::find(&spec.name).map_or(true, |info| info.search_tree);
+    let options = format_options(&spec);
     let limits = args.limits();
     let sets = args.input.load(&args.files)?;
 
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut csv = args
-        .csv
-        .then(|| csv::Writer::from_writer(std::io::stdout()));
-    if let Some(w) = csv.as_mut() {
-        w.write_record(CSV_COLUMNS)?;
-        w.flush()?;
+    if args.csv {
+        writeln!(out, "{}", CSV_COLUMNS.join(","))?;
+        out.flush()?;
     }
     let alphabet = args.input.alphabet()?;
+    let mut line = Vec::new();
     for set in &sets {
         for (i, sp) in set.puzzles.iter().enumerate() {
             let output = args.output.map_or(sp.form, OutputArg::format);
             let outcome = engines::run(engine.as_mut(), &sp.puzzle, &limits);
             if outcome.status == engines::Status::Error {
                 eprintln!(
-                    "sudolab: {}:{}: engine {} failed: {}",
+                    "sudolab: {}:{}: engine {spec} failed: {}",
                     set.source,
                     sp.line,
-                    args.engine,
                     outcome.note.as_deref().unwrap_or("")
                 );
             }
@@ -179,13 +204,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
                 index: i + 1,
                 name: sp.name.as_deref().unwrap_or(""),
                 puzzle: &sp.puzzle,
-                engine: &args.engine,
+                engine: &spec.name,
                 options: &options,
+                search_tree,
                 outcome: &outcome,
             };
-            if let Some(w) = csv.as_mut() {
-                w.write_record(row.csv_fields())?;
-                w.flush()?;
+            if args.csv {
+                line.clear();
+                row.write_csv(&mut line);
+                out.write_all(&line)?;
             } else {
                 writeln!(out, "{}", row.header())?;
                 for s in &outcome.solutions {
@@ -198,11 +225,21 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
                         writeln!(out)?;
                     }
                 }
-                out.flush().context("writing to standard output")?;
             }
+            out.flush().context("writing to standard output")?;
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `engine_options` cell: `key=value;key=value`, as `run` writes it.
+fn format_options(spec: &EngineSpec) -> String {
+    spec.options
+        .0
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(";")
 }
 
 struct Row<'a> {
@@ -211,25 +248,20 @@ struct Row<'a> {
     name: &'a str,
     puzzle: &'a Puzzle,
     engine: &'a str,
-    options: &'a EngineOptions,
+    options: &'a str,
+    search_tree: bool,
     outcome: &'a Outcome,
 }
 
-/// An optional count: empty when the engine does not have it (never 0 for "not applicable").
-fn opt(v: Option<u64>) -> String {
-    v.map(|v| v.to_string()).unwrap_or_default()
-}
-
-fn secs(d: Duration) -> String {
-    format!("{:.9}", d.as_secs_f64())
-}
-
 impl Row<'_> {
+    /// `# file:index name NxN variant: status, K solutions, <counts>, T ms (note)`. The counts
+    /// are those the engine has, named as their CSV columns (no `nodes 0` for SAT, which has
+    /// no search tree).
     fn header(&self) -> String {
         let o = self.outcome;
         let g = self.puzzle.geometry();
         let mut s = format!(
-            "# {}:{}{}{} {}x{} {}: {}, {} solution{}, nodes {}, guesses {}, backtracks {}, {:.3} ms",
+            "# {}:{}{}{} {}x{} {}: {}, {} solution{}",
             self.source,
             self.index,
             if self.name.is_empty() { "" } else { " " },
@@ -240,32 +272,35 @@ impl Row<'_> {
             o.status,
             o.count,
             if o.count == 1 { "" } else { "s" },
-            o.stats.nodes,
-            o.stats.guesses,
-            o.stats.backtracks,
-            (o.build + o.solve).as_secs_f64() * 1e3,
         );
+        let cells = count_cells(&o.stats, self.search_tree);
+        for (name, v) in COUNT_COLUMNS.iter().zip(cells) {
+            // Sizes of the formula or matrix are not search counts: `solve --csv` has them.
+            if matches!(
+                *name,
+                "vars" | "clauses" | "literals" | "items" | "options" | "ones"
+            ) {
+                continue;
+            }
+            if let Some(v) = v {
+                s.push_str(&format!(", {name} {v}"));
+            }
+        }
+        s.push_str(&format!(
+            ", {:.3} ms",
+            (o.build + o.solve).as_secs_f64() * 1e3
+        ));
         if let Some(note) = &o.note {
             s.push_str(&format!(" ({note})"));
         }
         s
     }
 
-    fn csv_fields(&self) -> Vec<String> {
+    /// One CSV row (with its newline), in [`CSV_COLUMNS`] order. The counts are written by
+    /// `run`'s own writer ([`write_counts`]), so the two commands agree cell for cell.
+    fn write_csv(&self, out: &mut Vec<u8>) {
         let o = self.outcome;
         let g = self.puzzle.geometry();
-        let options: Vec<String> = self
-            .options
-            .0
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let counters: Vec<String> = o
-            .stats
-            .counters
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
         let solution = o
             .solutions
             .first()
@@ -275,40 +310,45 @@ impl Row<'_> {
                     .to_string()
             })
             .unwrap_or_default();
-        vec![
-            self.source.to_string(),
-            self.index.to_string(),
-            self.name.to_string(),
-            g.n().to_string(),
-            g.box_shape()
-                .map(|(r, c)| format!("{r}x{c}"))
-                .unwrap_or_default(),
-            g.variant().to_string(),
-            self.puzzle.clues().to_string(),
-            self.engine.to_string(),
-            options.join(";"),
-            o.status.to_string(),
-            o.count.to_string(),
-            o.stats.nodes.to_string(),
-            o.stats.guesses.to_string(),
-            o.stats.backtracks.to_string(),
-            opt(o.stats.max_live),
-            opt(o.stats.updates),
-            opt(o.stats.decisions),
-            opt(o.stats.conflicts),
-            opt(o.stats.propagations),
-            opt(o.stats.vars),
-            opt(o.stats.clauses),
-            opt(o.stats.literals),
-            opt(o.stats.items),
-            opt(o.stats.options),
-            opt(o.stats.ones),
-            counters.join(";"),
-            secs(o.build),
-            secs(o.solve),
-            secs(o.wall),
-            solution,
-            o.note.clone().unwrap_or_default(),
-        ]
+        let shape = g
+            .box_shape()
+            .map(|(r, c)| format!("{r}x{c}"))
+            .unwrap_or_default();
+        for field in [
+            self.source,
+            &self.index.to_string(),
+            self.name,
+            &g.n().to_string(),
+            &shape,
+            g.variant(),
+            &self.puzzle.clues().to_string(),
+            self.engine,
+            self.options,
+            o.status.as_str(),
+            &o.count.to_string(),
+        ] {
+            push_field_bytes(out, field);
+            out.push(b',');
+        }
+        write_counts(out, &o.stats, self.search_tree);
+        secs(out, o.build);
+        secs(out, o.solve);
+        secs(out, o.wall);
+        push_field_bytes(out, &solution);
+        out.push(b',');
+        push_field_bytes(out, o.note.as_deref().unwrap_or(""));
+        out.push(b'\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solve_csv_counts_are_runs_count_columns() {
+        let at = CSV_COLUMNS.iter().position(|&c| c == "nodes").unwrap();
+        assert_eq!(CSV_COLUMNS[at..at + 14], COUNT_COLUMNS);
+        assert_eq!(CSV_COLUMNS[at + 14], "counters");
     }
 }

@@ -4,7 +4,7 @@
 //! Source: D. de la Osa Fernández, "Sudoku de nominoes" (pieces to board by backtracking,
 //! then the sudoku); see [`crate::tiling`] for the format and the methods.
 
-use super::common::parse_seconds;
+use super::common::{parse_seconds, whole};
 use crate::engines::EngineSpec;
 use crate::puzzle::{write_grid, write_puzzle, OutputFormat};
 use crate::tiling::{
@@ -43,7 +43,8 @@ pub struct TileArgs {
     pub rotations: bool,
 
     /// Stop each tiling search after K tilings (0 = all).
-    #[arg(long, default_value_t = 0, value_name = "K")]
+    #[arg(long, default_value_t = 0, value_name = "K", allow_negative_numbers = true,
+          value_parser = whole::<u64, 0>)]
     pub max_tilings: u64,
 
     /// Tiling method.
@@ -55,20 +56,23 @@ pub struct TileArgs {
     pub engine: String,
 
     /// Solutions asked of each sudoku: 1 = first, 2 = prove uniqueness, 0 = all.
-    #[arg(long, default_value_t = 2, value_name = "K")]
+    #[arg(long, default_value_t = 2, value_name = "K", allow_negative_numbers = true,
+          value_parser = whole::<u64, 0>)]
     pub max_solutions: u64,
 
     /// Node limit of each tiling search and of each sudoku search (each counts its own
     /// nodes).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64, 0>)]
     pub node_limit: Option<u64>,
 
     /// Wall-time limit of each tiling search, sudoku solving included.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "60")]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "60",
+          allow_negative_numbers = true)]
     pub time_limit: Duration,
 
     /// Print at most K puzzles with their solutions (0 = only the summary).
-    #[arg(long, default_value_t = 10, value_name = "K")]
+    #[arg(long, default_value_t = 10, value_name = "K", allow_negative_numbers = true,
+          value_parser = whole::<usize, 0>)]
     pub show: usize,
 
     /// Form of the printed puzzles and solutions.

@@ -1,7 +1,7 @@
 //! `sudolab verify`: every engine and reduction variant on every puzzle; any disagreement is
 //! printed in full and makes the exit status 1.
 
-use super::common::{parse_seconds, InputArgs};
+use super::common::{parse_seconds, whole, InputArgs};
 use crate::engines::{self, EngineSpec, Limits};
 use crate::verify::verify;
 use anyhow::anyhow;
@@ -23,19 +23,21 @@ pub struct VerifyArgs {
     pub engines: String,
 
     /// Count solutions up to K (0 = all) and compare.
-    #[arg(long, default_value_t = 2, value_name = "K")]
+    #[arg(long, default_value_t = 2, value_name = "K", allow_negative_numbers = true,
+          value_parser = whole::<u64, 0>)]
     pub max_solutions: u64,
 
     /// Per-run time limit; a run stopped by it is inconclusive, not a disagreement.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "10")]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "10",
+          allow_negative_numbers = true)]
     pub time_limit: Duration,
 
     /// Per-run node limit.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64, 0>)]
     pub node_limit: Option<u64>,
 
     /// Live-node limit of breadth-first search.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64, 0>)]
     pub max_live: Option<u64>,
 
     #[command(flatten)]

@@ -85,7 +85,12 @@ pub fn read_model(text: &str) -> Result<SolverAnswer, SyntaxError> {
         !(t.is_empty() || t == "c" || t.starts_with("c "))
     });
     let Some((ln, first)) = first else {
-        return Err(syntax(1, 1, "no answer: neither an `s` line nor SAT/UNSAT"));
+        return Err(syntax(
+            1,
+            1,
+            "expected an answer (an `s SATISFIABLE`/`s UNSATISFIABLE` line, or SAT/UNSAT \
+             first in minisat's result file), found no line but comments",
+        ));
     };
     match first.trim() {
         "SAT" => {

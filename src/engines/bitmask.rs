@@ -80,7 +80,7 @@
 //!   digits and rows of the number of listed positions (the size of the source's `_matrix`).
 
 use super::bits::Bits;
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Status};
 use crate::puzzle::Puzzle;
 
 pub static INFO: EngineInfo = EngineInfo {
@@ -121,7 +121,14 @@ impl Engine for Bitmask {
         }
         let table = match crate::with_bits!(puzzle.n(), B => Table::build::<B>(puzzle)) {
             Ok(t) => t,
-            Err(reason) => return Outcome::unsupported(reason),
+            Err(reason) => {
+                // Unsupported, with the time spent deciding it counted as build time.
+                search.built();
+                let mut o = search.finish();
+                o.status = Status::Unsupported;
+                o.note = Some(reason);
+                return o;
+            }
         };
         search.stats.bump("candidates", table.cands.len() as u64);
         search.built();
@@ -175,23 +182,25 @@ impl Table {
                 d => B::bit(d as usize - 1),
             }
         };
+        // The table's size first, by counting bits (N/64 words per cell), so that a grid
+        // whose table would pass the cap is refused before anything of size N^3 is touched
+        // (an empty 1024x1024 used to spend 7 s listing candidates only to refuse).
+        let total: u64 = (0..n * n).map(|cell| digits_of(cell).count() as u64).sum();
+        let bytes = total * std::mem::size_of::<Cand>() as u64;
+        if bytes > MAX_TABLE_BYTES {
+            return Err(format!(
+                "bitmask: expected a candidate table of at most {MAX_TABLE_BYTES} bytes, found \
+                 {total} candidates ({bytes} bytes) in this {n}x{n} puzzle"
+            ));
+        }
         // Two passes (count, then fill) so that no per-cell mask table is kept: at large
         // sides it would be as big as the candidate table.
         let mut start = vec![0u32; n * n + 1];
-        let mut total: u64 = 0;
         for cell in 0..n * n {
             let r = cell / n;
             for d in digits_of(cell).iter() {
                 start[d * n + r + 1] += 1;
-                total += 1;
             }
-        }
-        let bytes = total * std::mem::size_of::<Cand>() as u64;
-        if bytes > MAX_TABLE_BYTES {
-            return Err(format!(
-                "bitmask: candidate table of {total} entries ({bytes} bytes) exceeds the \
-                 engine's {MAX_TABLE_BYTES}-byte cap"
-            ));
         }
         for i in 0..n * n {
             start[i + 1] += start[i];

@@ -353,14 +353,22 @@ impl std::str::FromStr for EngineSpec {
         let (name, rest) = s.split_once(':').unwrap_or((s, ""));
         let name = name.trim();
         if name.is_empty() {
-            return Err(format!("{s:?}: empty engine name"));
+            return Err(format!(
+                "{s:?}: expected NAME[:KEY=VALUE,...], found no engine name"
+            ));
         }
         let mut spec = EngineSpec::new(name);
         for kv in rest.split(',').map(str::trim).filter(|kv| !kv.is_empty()) {
-            let (k, v) = kv
-                .split_once('=')
-                .ok_or_else(|| format!("{s:?}: option {kv:?} is not KEY=VALUE"))?;
-            spec = spec.with(k.trim(), v.trim());
+            let (k, v) = kv.split_once('=').ok_or_else(|| {
+                format!("{s:?}: expected options KEY=VALUE after `NAME:`, found {kv:?}")
+            })?;
+            let (k, v) = (k.trim(), v.trim());
+            if let Some(old) = spec.options.get(k).filter(|&old| old != v) {
+                return Err(format!(
+                    "{s:?}: expected one value for option {k}, found {old:?} and {v:?}"
+                ));
+            }
+            spec = spec.with(k, v);
         }
         Ok(spec)
     }
@@ -497,6 +505,14 @@ mod tests {
         assert_eq!("human".parse::<EngineSpec>().unwrap().to_string(), "human");
         assert!("sat:amo".parse::<EngineSpec>().is_err());
         assert!(":x=1".parse::<EngineSpec>().is_err());
+        // The same key twice: the same value is harmless, two values are an error.
+        assert!("sat:amo=sequential,amo=sequential"
+            .parse::<EngineSpec>()
+            .is_ok());
+        let e = "sat:amo=sequential,amo=pairwise"
+            .parse::<EngineSpec>()
+            .unwrap_err();
+        assert!(e.contains("one value for option amo"), "{e}");
     }
 
     #[test]

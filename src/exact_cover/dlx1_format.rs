@@ -62,13 +62,32 @@ impl fmt::Display for Dlx1Error {
 impl fmt::Display for Dlx1ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Dlx1ErrorKind::NoItems => write!(f, "no line lists the items"),
-            Dlx1ErrorKind::BadName(s) => write!(f, "item name {s:?} holds `|` or `:`"),
-            Dlx1ErrorKind::DuplicateItem(s) => write!(f, "item {s:?} is listed twice"),
-            Dlx1ErrorKind::BarTwice => write!(f, "the item line holds `|` twice"),
-            Dlx1ErrorKind::UnknownItem(s) => write!(f, "unknown item {s:?} in an option"),
-            Dlx1ErrorKind::RepeatedItem(s) => write!(f, "item {s:?} is repeated in this option"),
-            Dlx1ErrorKind::TooLarge => write!(f, "the problem is too large"),
+            Dlx1ErrorKind::NoItems => write!(
+                f,
+                "expected a line listing the items, found only comments and blank lines"
+            ),
+            Dlx1ErrorKind::BadName(s) => {
+                write!(f, "expected an item name without `|` or `:`, found {s:?}")
+            }
+            Dlx1ErrorKind::DuplicateItem(s) => {
+                write!(f, "expected distinct item names, found {s:?} a second time")
+            }
+            Dlx1ErrorKind::BarTwice => write!(
+                f,
+                "expected at most one `|` (primary items before it, secondary after), found a \
+                 second one"
+            ),
+            Dlx1ErrorKind::UnknownItem(s) => {
+                write!(f, "expected an item named on the item line, found {s:?}")
+            }
+            Dlx1ErrorKind::RepeatedItem(s) => write!(
+                f,
+                "expected each item at most once in an option, found {s:?} again"
+            ),
+            Dlx1ErrorKind::TooLarge => write!(
+                f,
+                "expected at most 2^32 nodes (items plus option entries), found more"
+            ),
         }
     }
 }

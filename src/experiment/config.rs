@@ -439,10 +439,13 @@ pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experim
                 .filter_map(|(k, v)| v.as_ref().map(|v| (k.to_string(), v.text()))),
         );
         for (k, v) in options {
-            if spec.options.get(&k).is_some() {
+            if let Some(old) = spec.options.get(&k) {
                 return Err(err(
                     &format!("{key}.{k}"),
-                    "option given twice (in spec, options or shorthand)".to_string(),
+                    format!(
+                        "expected each option once (in spec, options or the shorthand), found \
+                         {k} twice ({old:?} and {v:?})"
+                    ),
                 ));
             }
             spec.options = std::mem::take(&mut spec.options).with(&k, &v);

@@ -169,7 +169,8 @@ impl Record {
             None => (String::new(), String::new()),
         };
         let tree = engines::find(&engine).map_or(true, |info| info.search_tree);
-        let tree_count = |v: u64| tree.then_some(v);
+        let [nodes, guesses, backtracks, max_live, updates, decisions, conflicts, propagations, vars, clauses, literals, items, options, ones] =
+            count_cells(s, tree);
         let (encoding, amo, backend, givens) = sat_columns(key.spec);
         let build_s = outcome.build.as_secs_f64();
         let solve_s = outcome.solve.as_secs_f64();
@@ -198,20 +199,20 @@ impl Record {
             repetition: key.repetition,
             status: outcome.status.to_string(),
             solutions: outcome.count,
-            nodes: tree_count(s.nodes),
-            guesses: tree_count(s.guesses),
-            backtracks: tree_count(s.backtracks),
-            max_live: s.max_live,
-            updates: s.updates,
-            decisions: s.decisions,
-            conflicts: s.conflicts,
-            propagations: s.propagations,
-            vars: s.vars,
-            clauses: s.clauses,
-            literals: s.literals,
-            items: s.items,
-            options: s.options,
-            ones: s.ones,
+            nodes,
+            guesses,
+            backtracks,
+            max_live,
+            updates,
+            decisions,
+            conflicts,
+            propagations,
+            vars,
+            clauses,
+            literals,
+            items,
+            options,
+            ones,
             counters: s
                 .counters
                 .iter()
@@ -366,34 +367,7 @@ pub fn write_row(out: &mut Vec<u8>, parts: &RowParts<'_>, outcome: &Outcome) {
     out.push(b',');
     int(out, outcome.count);
     out.push(b',');
-    let tree = |v: u64| parts.search_tree.then_some(v);
-    for v in [
-        tree(s.nodes),
-        tree(s.guesses),
-        tree(s.backtracks),
-        s.max_live,
-        s.updates,
-        s.decisions,
-        s.conflicts,
-        s.propagations,
-        s.vars,
-        s.clauses,
-        s.literals,
-        s.items,
-        s.options,
-        s.ones,
-    ] {
-        opt_int(out, v);
-    }
-    for (i, (k, v)) in s.counters.iter().enumerate() {
-        if i > 0 {
-            out.push(b';');
-        }
-        out.extend_from_slice(k.as_bytes());
-        out.push(b'=');
-        int(out, *v);
-    }
-    out.push(b',');
+    write_counts(out, s, parts.search_tree);
     secs(out, outcome.build);
     secs(out, outcome.solve);
     secs(out, outcome.build + outcome.solve);
@@ -415,6 +389,65 @@ pub fn write_row(out: &mut Vec<u8>, parts: &RowParts<'_>, outcome: &Outcome) {
     out.push(b'\n');
 }
 
+/// Names of the count columns, `nodes` to `ones`, in order (then comes `counters`).
+pub const COUNT_COLUMNS: [&str; 14] = [
+    "nodes",
+    "guesses",
+    "backtracks",
+    "max_live",
+    "updates",
+    "decisions",
+    "conflicts",
+    "propagations",
+    "vars",
+    "clauses",
+    "literals",
+    "items",
+    "options",
+    "ones",
+];
+
+/// The count cells of an outcome, in [`COUNT_COLUMNS`] order: `None` for a count the engine
+/// does not have. `search_tree` is the engine's [`engines::EngineInfo::search_tree`]: without
+/// a search tree (SAT), `nodes`, `guesses` and `backtracks` are not counts of anything.
+pub fn count_cells(s: &engines::Stats, search_tree: bool) -> [Option<u64>; 14] {
+    let tree = |v: u64| search_tree.then_some(v);
+    [
+        tree(s.nodes),
+        tree(s.guesses),
+        tree(s.backtracks),
+        s.max_live,
+        s.updates,
+        s.decisions,
+        s.conflicts,
+        s.propagations,
+        s.vars,
+        s.clauses,
+        s.literals,
+        s.items,
+        s.options,
+        s.ones,
+    ]
+}
+
+/// Appends the cells `nodes` to `ones` and `counters` (`name=value;...`), each followed by a
+/// comma. The one writer of counts, for `run` and `solve --csv`: a count the engine does not
+/// have is an empty cell, never 0.
+pub fn write_counts(out: &mut Vec<u8>, s: &engines::Stats, search_tree: bool) {
+    for v in count_cells(s, search_tree) {
+        opt_int(out, v);
+    }
+    for (i, (k, v)) in s.counters.iter().enumerate() {
+        if i > 0 {
+            out.push(b';');
+        }
+        out.extend_from_slice(k.as_bytes());
+        out.push(b'=');
+        int(out, *v);
+    }
+    out.push(b',');
+}
+
 fn int(out: &mut Vec<u8>, v: u64) {
     out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
@@ -428,7 +461,7 @@ fn opt_int(out: &mut Vec<u8>, v: Option<u64>) {
 }
 
 /// A duration as exact seconds with nine decimals (`0.000012345`), then a comma.
-fn secs(out: &mut Vec<u8>, d: std::time::Duration) {
+pub fn secs(out: &mut Vec<u8>, d: std::time::Duration) {
     int(out, d.as_secs());
     let mut frac = *b".000000000,";
     let mut n = d.subsec_nanos();
@@ -439,8 +472,8 @@ fn secs(out: &mut Vec<u8>, d: std::time::Duration) {
     out.extend_from_slice(&frac);
 }
 
-/// [`push_field`] into bytes.
-fn push_field_bytes(out: &mut Vec<u8>, field: &str) {
+/// [`push_field`] into bytes: one CSV field, quoted when it needs to be (no comma after it).
+pub fn push_field_bytes(out: &mut Vec<u8>, field: &str) {
     if needs_quotes(field) {
         out.push(b'"');
         for &b in field.as_bytes() {

@@ -154,6 +154,8 @@ fn stat(text: &str, name: &str) -> Option<u64> {
 
 struct Run {
     exit: Option<i32>,
+    /// The signal that ended the process, when one did.
+    signal: Option<i32>,
     stdout: String,
     stderr: String,
     cpu_us: u64,
@@ -218,13 +220,33 @@ fn run(mut cmd: Command, budget: &Budget, last_pid: &mut Option<i32>) -> Result<
         None
     };
     let tv = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    let signal = libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status));
     Ok(Run {
         exit,
+        signal,
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
         cpu_us: tv(ru.ru_utime) + tv(ru.ru_stime),
         interrupted,
     })
+}
+
+impl Run {
+    /// How the process ended and the end of what it wrote on stderr, for messages:
+    /// `it exited with status 1 and wrote nothing on stderr`.
+    fn describe_end(&self) -> String {
+        let end = match (self.exit, self.signal) {
+            (Some(code), _) => format!("it exited with status {code}"),
+            (None, Some(sig)) => format!("it was killed by signal {sig}"),
+            (None, None) => "it ended abnormally".to_string(),
+        };
+        let err = tail(&self.stderr);
+        if err.is_empty() {
+            format!("{end} and wrote nothing on stderr")
+        } else {
+            format!("{end}; its stderr ends with: {err}")
+        }
+    }
 }
 
 fn tail(s: &str) -> &str {
@@ -299,20 +321,30 @@ impl SatBackend for External {
             ExternalStyle::Minisat => std::fs::read_to_string(&result).unwrap_or_default(),
         };
         drop(guard);
-        let fail = |why: String| {
-            format!(
-                "{}: {why} (exit {:?}; stderr: {:?})",
-                self.program.display(),
-                r.exit,
-                tail(&r.stderr)
-            )
-        };
-        let answer = read_model(&answer_text).map_err(|e| fail(format!("answer: {e}")))?;
+        // The backend's name (`ext:PATH`) prefixes the engine's note; this says what came
+        // back and how the process ended, in words.
+        let fail = |why: String| format!("{why}; {}", r.describe_end());
+        let answer = read_model(&answer_text).map_err(|e| {
+            let place = match self.style {
+                ExternalStyle::Competition => "on its standard output",
+                ExternalStyle::Minisat => "in its result file",
+            };
+            if answer_text.trim().is_empty() {
+                fail(format!(
+                    "expected the solver's answer {place} (`s SATISFIABLE`, `s UNSATISFIABLE` \
+                     or SAT/UNSAT), found nothing"
+                ))
+            } else {
+                fail(format!("expected the solver's answer {place}, found: {e}"))
+            }
+        })?;
         // Exit 10 = SAT, 20 = UNSAT; any other code is not a contradiction, but 10 with
         // UNSAT or 20 with SAT is.
         match (&answer, r.exit) {
             (SolverAnswer::Sat(_), Some(20)) | (SolverAnswer::Unsat, Some(10)) => {
-                return Err(fail("exit code contradicts the answer".into()))
+                return Err(fail(
+                    "expected exit status 10 with SAT and 20 with UNSAT, found the other".into(),
+                ))
             }
             _ => {}
         }
@@ -323,7 +355,9 @@ impl SatBackend for External {
             SolverAnswer::Unknown if self.conflict_limit.is_some() => {
                 Ok(SatAnswer::Interrupted(Interrupt::ConflictLimit))
             }
-            SolverAnswer::Unknown => Err(fail("the solver answered UNKNOWN".into())),
+            SolverAnswer::Unknown => Err(fail(
+                "expected SAT or UNSAT, found UNKNOWN (the solver gave up)".into(),
+            )),
         }
     }
 

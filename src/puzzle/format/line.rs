@@ -99,10 +99,19 @@ fn parse_cells(
 /// Whether `token` looks like a line puzzle rather than a contiguous grid row: `N*N`
 /// characters with `N >= 4`, no comma, and (if `N*N` is short enough for a grid row written
 /// with the alphabet) no symbol naming a digit in `N+1..=N*N`.
+///
+/// A token of digit symbols and empty marks that is too long for a contiguous grid row (more
+/// characters than the alphabet has symbols) is a line puzzle even when its length is not a
+/// square: it is one with a symbol too many or too few, and reading it as a line names the
+/// length expected and found (read as a grid, it would be a row of 80 cells missing 79 rows).
 pub(super) fn looks_like_line(token: &str, symbols: &Symbols) -> bool {
     let length = char_len(token);
     let n = isqrt(length);
-    if n * n != length || n < 4 || token.contains(',') {
+    if n * n != length {
+        return length > symbols.alphabet().len()
+            && token.chars().all(|c| symbols.char_value(c) != UNKNOWN);
+    }
+    if n < 4 || token.contains(',') {
         return false;
     }
     if length > symbols.alphabet().len() {

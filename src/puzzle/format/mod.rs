@@ -511,11 +511,25 @@ impl fmt::Display for ParseErrorKind {
             ),
             NulByte => write!(f, "expected text, found a NUL byte (binary data?)"),
             NoPuzzle => write!(f, "no puzzle found"),
-            BadLength { length } => write!(
-                f,
-                "expected N*N symbols with 1 <= N <= {MAX_SIDE} (16, 36, 81, 144, 256, ...), \
-                 found {length}"
-            ),
+            BadLength { length } => {
+                // The square nearest to what was found is most likely what was meant (81 for
+                // a 9x9 puzzle with a symbol lost or doubled); the other neighbour is named too.
+                let below = text::isqrt(*length).clamp(1, MAX_SIDE);
+                let above = (below + 1).min(MAX_SIDE);
+                let (near, other) =
+                    if length.abs_diff(below * below) <= length.abs_diff(above * above) {
+                        (below, above)
+                    } else {
+                        (above, below)
+                    };
+                write!(
+                    f,
+                    "expected {} symbols (a {near}x{near} puzzle on one line; a line puzzle has \
+                     N*N symbols, e.g. {} for {other}x{other}), found {length}",
+                    near * near,
+                    other * other
+                )
+            }
             SideTooLarge { side } => write!(
                 f,
                 "the puzzle's side would be {side}, above the maximum {MAX_SIDE}"
