@@ -20,6 +20,7 @@ pub mod bits;
 pub mod bnb;
 mod candidates;
 pub mod dlx;
+pub mod fast;
 pub mod human;
 pub mod sat;
 mod search;
@@ -429,6 +430,7 @@ pub static ENGINES: &[&EngineInfo] = &[
     &binary::INFO,
     &sat::INFO,
     &dlx::INFO,
+    &fast::INFO,
 ];
 
 /// Looks an engine up by name.
