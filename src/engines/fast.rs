@@ -504,11 +504,11 @@ impl Solver {
     fn clear_diagonals(&mut self, d: usize, b: usize, placed: u32) {
         for diag in [&DIAG, &ANTI] {
             if placed & diag[b] != 0 {
-                for ob in 0..3 {
+                for (ob, &on_diag) in diag.iter().enumerate() {
                     let j = 3 * d + ob;
                     let keep = if ob == b { placed } else { 0 };
                     let old = self.board.f[j];
-                    self.board.f[j] = old & (!diag[ob] | keep);
+                    self.board.f[j] = old & (!on_diag | keep);
                     self.dirty |= ((old != self.board.f[j]) as u32) << j;
                 }
             }
@@ -667,8 +667,8 @@ impl Solver {
                 for diag in [&DIAG, &ANTI] {
                     let mut total = 0;
                     let mut at = (0, 0u32);
-                    for b in 0..3 {
-                        let on = self.board.f[3 * d + b] & diag[b];
+                    for (b, &on_diag) in diag.iter().enumerate() {
+                        let on = self.board.f[3 * d + b] & on_diag;
                         total += on.count_ones();
                         if on != 0 {
                             at = (b, on);
@@ -678,10 +678,11 @@ impl Solver {
                         return None;
                     }
                     let (b, on) = at;
-                    if total == 1 && self.board.unsolved[b] & on != 0 {
-                        if !self.assign::<X>(d, 27 * b + on.trailing_zeros() as usize) {
-                            return None;
-                        }
+                    if total == 1
+                        && self.board.unsolved[b] & on != 0
+                        && !self.assign::<X>(d, 27 * b + on.trailing_zeros() as usize)
+                    {
+                        return None;
                     }
                 }
             }
