@@ -13,12 +13,17 @@
 # with the figures.
 #
 #   bash scripts/bench-runner.sh            # ROUNDS=9 bash scripts/bench-runner.sh
+#   PARTS=a bash scripts/bench-runner.sh     # only the overhead (a), or only b
+#   BIN=/tmp/old/sudolab PARTS=a bash scripts/bench-runner.sh   # another build of the runner
+#   OUT=o.csv.gz PARTS=a bash scripts/bench-runner.sh           # compressed output
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-5}
+PARTS=${PARTS:-ab}
+OUT=${OUT:-o.csv}
 
 cargo build --release --locked --bin sudolab --example engine_loop >&2
-BIN=target/release/sudolab
+BIN=${BIN:-target/release/sudolab}
 LOOP=target/release/examples/engine_loop
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -33,13 +38,14 @@ measure() {
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [[ $PARTS == *a* ]]; then
 echo "== (a) runner overhead: human on data/royle-17clue.txt, one thread, CPU seconds"
 : >"$tmp/direct"
 : >"$tmp/runner"
 for i in $(seq "$ROUNDS"); do
     d=$(measure "$LOOP" data/royle-17clue.txt human)
-    rm -f "$tmp"/o.csv "$tmp"/o.json
-    r=$(measure "$BIN" run experiments/bench-overhead.toml --no-charts --out "$tmp/o.csv")
+    rm -f "$tmp/$OUT" "$tmp"/o.json
+    r=$(measure "$BIN" run experiments/bench-overhead.toml --no-charts --out "$tmp/$OUT")
     echo "${d% *}" >>"$tmp/direct"
     echo "${r% *}" >>"$tmp/runner"
     echo "round $i: direct cpu ${d% *} s (wall ${d#* }), runner cpu ${r% *} s (wall ${r#* })," \
@@ -50,6 +56,9 @@ mr=$(median <"$tmp/runner")
 echo "median: direct $md s, runner $mr s, overhead $(awk -v a="$mr" -v b="$md" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }')" \
     "($(awk -v a="$mr" -v b="$md" 'BEGIN { printf "%.2f", (a - b) / 49151 * 1e6 }') us per row)"
 
+fi
+
+if [[ $PARTS == *b* ]]; then
 echo "== (b) threads: experiments/bench-threads.toml, wall seconds"
 : >"$tmp/t1"
 : >"$tmp/t2"
@@ -66,4 +75,5 @@ done
 m1=$(median <"$tmp/t1")
 m2=$(median <"$tmp/t2")
 echo "median: 1 thread $m1 s, 2 threads $m2 s, speed-up $(awk -v a="$m1" -v b="$m2" 'BEGIN { printf "%.2f", a / b }')"
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

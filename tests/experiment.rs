@@ -34,10 +34,30 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
+/// The text of a CSV, decompressed if it is gzip (every member).
+fn text(path: &Path) -> Vec<u8> {
+    let bytes = std::fs::read(path).unwrap();
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(
+            &mut flate2::read::MultiGzDecoder::new(bytes.as_slice()),
+            &mut out,
+        )
+        .unwrap();
+        out
+    } else {
+        bytes
+    }
+}
+
+fn reader(path: &Path) -> csv::Reader<std::io::Cursor<Vec<u8>>> {
+    csv::Reader::from_reader(std::io::Cursor::new(text(path)))
+}
+
 /// Rows of a CSV without the timing columns (and `shard` when asked), sorted: what two runs
 /// of the same jobs must agree on.
 fn comparable(path: &Path, drop_shard: bool) -> Vec<Vec<String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
+    let mut r = reader(path);
     let headers = r.headers().unwrap().clone();
     let mut skip = vec!["build_s", "solve_s", "cpu_s", "wall_s"];
     if drop_shard {
@@ -60,7 +80,7 @@ fn comparable(path: &Path, drop_shard: bool) -> Vec<Vec<String>> {
 }
 
 fn jobs_of(path: &Path) -> Vec<u64> {
-    let mut r = csv::Reader::from_path(path).unwrap();
+    let mut r = reader(path);
     let i = r
         .headers()
         .unwrap()
@@ -73,7 +93,7 @@ fn jobs_of(path: &Path) -> Vec<u64> {
 }
 
 fn column(path: &Path, name: &str) -> Vec<String> {
-    let mut r = csv::Reader::from_path(path).unwrap();
+    let mut r = reader(path);
     let i = r.headers().unwrap().iter().position(|h| h == name).unwrap();
     r.records().map(|rec| rec.unwrap()[i].to_string()).collect()
 }
@@ -216,50 +236,136 @@ fn limits_end_searches_with_their_status() {
     assert_eq!(seen.len(), 6);
 }
 
+/// The README's main command typed twice: the second run finds the output complete, says
+/// so, prints its summary and exits 0 without touching anything (plain and gzip outputs). An
+/// incomplete output is never overwritten: it needs --resume.
 #[test]
-fn an_existing_output_is_never_overwritten() {
+fn an_existing_output_is_never_overwritten_and_a_complete_one_is_reported() {
+    for name in ["t.csv", "t.csv.gz"] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        write(
+            d,
+            "e.toml",
+            &format!(
+                "{BASE}output = \"results/{name}\"\n{}[[datasets]]\npath = \"{}\"\nfirst = 3\n",
+                engines_human(),
+                data("norvig-top95.txt")
+            )
+            .replace(
+                &format!("path = \"{}\"\n[[engines]]", data("pe96.txt")),
+                &format!("path = \"{}\"\nfirst = 2\n[[engines]]", data("pe96.txt")),
+            ),
+        );
+        let o = run(d, &["run", "e.toml", "--no-charts"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let first_summary = String::from_utf8_lossy(&o.stdout).into_owned();
+        let out = d.join("results").join(name);
+        let side = d.join("results/t.json");
+        let before = std::fs::read(&out).unwrap();
+        let side_before = std::fs::read(&side).unwrap();
+        assert_eq!(jobs_of(&out).len(), 5);
+        assert_eq!(before.starts_with(&[0x1f, 0x8b]), name.ends_with(".gz"));
+        for extra in [&[][..], &["--resume"]] {
+            let mut args = vec!["run", "e.toml", "--no-charts"];
+            args.extend_from_slice(extra);
+            let o = run(d, &args);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            assert!(stderr(&o).contains("already complete"), "{}", stderr(&o));
+            assert_eq!(String::from_utf8_lossy(&o.stdout), first_summary);
+            assert_eq!(std::fs::read(&out).unwrap(), before);
+            assert_eq!(std::fs::read(&side).unwrap(), side_before);
+        }
+        // The sidecar has the metadata, with an end time and the status counts.
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&side).unwrap()).unwrap();
+        assert_eq!(meta["experiment"], "t");
+        assert_eq!(meta["jobs_total"], 5);
+        assert_eq!(meta["status_counts"]["unique"], 5);
+        assert!(meta["end"].as_str().unwrap().ends_with('Z'));
+        assert_eq!(meta["sessions"].as_array().unwrap().len(), 1);
+        // An incomplete output (here: rows lost) is not overwritten without --resume.
+        let rows = text(&out);
+        let keep = rows.iter().filter(|&&b| b == b'\n').count() - 2;
+        let cut: Vec<&[u8]> = rows.split_inclusive(|&b| b == b'\n').take(keep).collect();
+        std::fs::write(d.join("results/t.csv"), cut.concat()).unwrap();
+        if name.ends_with(".gz") {
+            std::fs::remove_file(&out).unwrap();
+            let o = std::process::Command::new("gzip")
+                .arg(d.join("results/t.csv"))
+                .output();
+            if !o.is_ok_and(|o| o.status.success()) {
+                continue; // no gzip(1) here
+            }
+        }
+        let cut_bytes = std::fs::read(&out).unwrap();
+        let o = run(d, &["run", "e.toml", "--no-charts"]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = stderr(&o);
+        assert!(
+            err.contains(name) && err.contains("3 of the 5 jobs") && err.contains("--resume"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&out).unwrap(), cut_bytes);
+        let o = run(d, &["run", "e.toml", "--no-charts", "--resume"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let mut jobs = jobs_of(&out);
+        jobs.sort();
+        assert_eq!(jobs, [0, 1, 2, 3, 4]);
+        // A different experiment text may not resume it.
+        let text = std::fs::read_to_string(d.join("e.toml")).unwrap();
+        write(d, "e.toml", &text.replace("first = 3", "first = 4"));
+        let o = run(d, &["run", "e.toml", "--no-charts", "--resume"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("fingerprint"), "{}", stderr(&o));
+    }
+}
+
+/// A run killed before its first row leaves a header (or less) and perhaps no sidecar: the
+/// next run, with or without --resume, starts it over instead of refusing.
+#[test]
+fn an_output_without_rows_is_started_over() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write(
         d,
         "e.toml",
-        &format!(
-            "{BASE}{}[[datasets]]\npath = \"{}\"\nfirst = 3\n",
-            engines_human(),
-            data("norvig-top95.txt")
-        )
-        .replace(
-            &format!("path = \"{}\"\n[[engines]]", data("pe96.txt")),
-            &format!("path = \"{}\"\nfirst = 2\n[[engines]]", data("pe96.txt")),
-        ),
+        &format!("{BASE}{}", engines_human()).replace("[[engines]]", "first = 2\n[[engines]]"),
     );
-    let o = run(d, &["run", "e.toml", "--no-charts"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = d.join("results/t.csv");
-    let before = std::fs::read(&out).unwrap();
-    assert_eq!(jobs_of(&out).len(), 5);
-    let o = run(d, &["run", "e.toml", "--no-charts"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("results/t.csv") && stderr(&o).contains("--resume"));
-    assert_eq!(std::fs::read(&out).unwrap(), before);
-    // A complete output resumed: nothing to do, nothing written twice.
+    std::fs::create_dir(d.join("results")).unwrap();
+    let header = "experiment,dataset,puzzle_index,puzzle,size,box,variant,clues,config,engine,\
+                  engine_options,encoding,amo,backend,givens,repetition,status,solutions,nodes,\
+                  guesses,backtracks,max_live,updates,decisions,conflicts,propagations,vars,\
+                  clauses,literals,items,options,ones,counters,build_s,solve_s,cpu_s,wall_s,\
+                  time_limit_s,node_limit,max_solutions,shard,job,note\n";
+    for (contents, args) in [
+        (header, &["--resume"][..]),
+        (header, &[][..]),
+        ("experiment,data", &[][..]),
+        ("", &["--resume"][..]),
+    ] {
+        std::fs::write(d.join("results/t.csv"), contents).unwrap();
+        let _ = std::fs::remove_file(d.join("results/t.json"));
+        let mut all = vec!["run", "e.toml", "--no-charts"];
+        all.extend_from_slice(args);
+        let o = run(d, &all);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{contents:?} {args:?}: {}",
+            stderr(&o)
+        );
+        assert_eq!(jobs_of(&d.join("results/t.csv")), [0, 1]);
+        assert!(d.join("results/t.json").exists());
+    }
+    // With rows but without its sidecar, an output cannot be vouched for: a clear refusal.
+    std::fs::remove_file(d.join("results/t.json")).unwrap();
+    let rows = std::fs::read(d.join("results/t.csv")).unwrap();
+    std::fs::write(d.join("results/t.csv"), &rows[..rows.len() - 10]).unwrap();
     let o = run(d, &["run", "e.toml", "--no-charts", "--resume"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(std::fs::read(&out).unwrap(), before);
-    // The sidecar has the metadata, with an end time and the status counts.
-    let meta: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(d.join("results/t.json")).unwrap()).unwrap();
-    assert_eq!(meta["experiment"], "t");
-    assert_eq!(meta["jobs_total"], 5);
-    assert_eq!(meta["status_counts"]["unique"], 5);
-    assert!(meta["end"].as_str().unwrap().ends_with('Z'));
-    assert_eq!(meta["sessions"].as_array().unwrap().len(), 2);
-    // A different experiment text may not resume it.
-    let text = std::fs::read_to_string(d.join("e.toml")).unwrap();
-    write(d, "e.toml", &text.replace("first = 3", "first = 4"));
-    let o = run(d, &["run", "e.toml", "--no-charts", "--resume"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("fingerprint"), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("t.json") && err.contains("--out"), "{err}");
 }
 
 /// Enough work to be killed mid-run: a node-limited (so deterministic) backtracking search
@@ -361,6 +467,215 @@ fn killed_then_resumed_equals_an_uninterrupted_run() {
     assert_eq!(comparable(&part, false), comparable(&full, false));
 }
 
+/// Issue 13: a run killed (SIGKILL) at any moment, from its first milliseconds on, plain or
+/// gzip, is resumed by `--resume`, which runs exactly the jobs missing: the final output holds
+/// every job once, as an uninterrupted run does. The two kinds of output are killed in
+/// parallel (each slows the other down, so the later kills still land mid-run).
+#[test]
+fn killed_at_any_moment_then_resumed_runs_exactly_the_lost_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_path_buf();
+    write(
+        &d,
+        "k.toml",
+        &format!(
+            "name = \"k\"\nrepetitions = 2\nseed = 3\n[limits]\nnodes = 20000\n\
+             [[datasets]]\npath = \"{}\"\n[[engines]]\nengine = \"backtrack\"\n\
+             [[engines]]\nengine = \"human\"\n",
+            data("norvig-top95.txt")
+        ),
+    );
+    let o = run(&d, &["run", "k.toml", "--no-charts", "--out", "full.csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let want = comparable(&d.join("full.csv"), false);
+    assert_eq!(want.len(), 95 * 2 * 2);
+    let kinds = ["plain.csv", "gz.csv.gz"];
+    let threads: Vec<_> = kinds
+        .iter()
+        .map(|&out| {
+            let d = d.clone();
+            std::thread::spawn(move || {
+                let mut seen_partial = 0;
+                for ms in [0u64, 1, 4, 12, 40, 150, 500, 900] {
+                    let path = d.join(out);
+                    let _ = std::fs::remove_file(&path);
+                    let mut child = sudolab(&d)
+                        .args([
+                            "run",
+                            "k.toml",
+                            "--no-charts",
+                            "--threads",
+                            "1",
+                            "--out",
+                            out,
+                        ])
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null())
+                        .spawn()
+                        .unwrap();
+                    std::thread::sleep(Duration::from_millis(ms));
+                    child.kill().unwrap();
+                    child.wait().unwrap();
+                    let before: BTreeSet<u64> = if path.exists() {
+                        let b = std::fs::read(&path).unwrap();
+                        // What a reader can decode of a killed output (a torn gzip member
+                        // and a torn row left out).
+                        let t = if out.ends_with(".gz") {
+                            let mut t = Vec::new();
+                            let _ = std::io::Read::read_to_end(
+                                &mut flate2::read::MultiGzDecoder::new(b.as_slice()),
+                                &mut t,
+                            );
+                            t
+                        } else {
+                            b
+                        };
+                        // Whole lines only (a row torn by the kill is not a row).
+                        let whole = t.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+                        let mut r = csv::Reader::from_reader(&t[..whole]);
+                        r.records()
+                            .filter_map(|rec| rec.ok()?.get(41)?.parse().ok())
+                            .collect()
+                    } else {
+                        BTreeSet::new()
+                    };
+                    if !before.is_empty() && before.len() < 380 {
+                        seen_partial += 1;
+                    }
+                    let o = run(
+                        &d,
+                        &["run", "k.toml", "--no-charts", "--out", out, "--resume"],
+                    );
+                    assert_eq!(o.status.code(), Some(0), "{out} {ms} ms: {}", stderr(&o));
+                    let err = stderr(&o);
+                    let ran = if err.contains("already complete") {
+                        0
+                    } else {
+                        err.lines()
+                            .find(|l| l.contains("job(s) run"))
+                            .and_then(|l| l.strip_prefix("sudolab: "))
+                            .and_then(|l| l.split(' ').next())
+                            .and_then(|n| n.parse::<usize>().ok())
+                            .unwrap_or_else(|| panic!("{err}"))
+                    };
+                    let mut jobs = jobs_of(&path);
+                    jobs.sort();
+                    assert_eq!(jobs, (0..380).collect::<Vec<u64>>(), "{out} {ms} ms");
+                    // --resume ran exactly the jobs that were not in the killed output.
+                    assert!(ran <= 380 - before.len(), "{out} {ms} ms: ran {ran}");
+                    assert_eq!(ran + before.len().min(380), 380, "{out} {ms} ms: {err}");
+                    assert_eq!(comparable(&path, false).len(), 380);
+                }
+                seen_partial
+            })
+        })
+        .collect();
+    let mut partial = 0;
+    for t in threads {
+        partial += t.join().unwrap();
+    }
+    // Some kills landed mid-run (else the test would test nothing).
+    assert!(partial >= 2, "only {partial} kills left a partial output");
+    for out in kinds {
+        assert_eq!(comparable(&d.join(out), false), want, "{out}");
+    }
+}
+
+/// SIGTERM and SIGINT: the run writes every row it has, notes the signal in its sidecar and
+/// exits with 128 + the signal number; --resume then runs exactly the jobs left.
+#[test]
+fn a_signal_writes_the_rows_and_exits_128_plus_its_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    long_experiment(d);
+    for (signal, code, out) in [
+        (libc::SIGTERM, 143, "term.csv.gz"),
+        (libc::SIGINT, 130, "int.csv"),
+    ] {
+        let path = d.join(out);
+        let child = sudolab(d)
+            .args([
+                "run",
+                "long.toml",
+                "--no-charts",
+                "--threads",
+                "1",
+                "--out",
+                out,
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t = Instant::now();
+        while jobs_or_none(&path) < 20 {
+            assert!(t.elapsed() < Duration::from_secs(20), "no rows appear");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // SAFETY: a signal to our own child.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, signal);
+        }
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(code), "{err}");
+        assert!(
+            err.contains("interrupted") && err.contains("--resume"),
+            "{err}"
+        );
+        // Every row it reported is in the file, whole (no torn row, no torn member).
+        let written = jobs_of(&path).len();
+        assert!(written < 570, "finished before the signal");
+        assert!(
+            err.contains(&format!("{written} row(s)")),
+            "{written}: {err}"
+        );
+        let side = d.join(out.split('.').next().unwrap().to_string() + ".json");
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(side).unwrap()).unwrap();
+        let session = &meta["sessions"][0];
+        assert!(session["interrupted_by"]
+            .as_str()
+            .unwrap()
+            .starts_with("SIG"));
+        assert_eq!(session["jobs_run"], written);
+        assert!(meta["end"].is_null());
+        let o = run(
+            d,
+            &["run", "long.toml", "--no-charts", "--out", out, "--resume"],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "{} job(s) run, {written} already done",
+                570 - written
+            )),
+            "{}",
+            stderr(&o)
+        );
+        let mut jobs = jobs_of(&path);
+        jobs.sort();
+        assert_eq!(jobs, (0..570).collect::<Vec<u64>>());
+    }
+}
+
+/// Rows in a file that may be partly written: 0 while it is missing or holds no full row.
+fn jobs_or_none(path: &Path) -> usize {
+    let Ok(bytes) = std::fs::read(path) else {
+        return 0;
+    };
+    let mut t = Vec::new();
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let _ = std::io::Read::read_to_end(
+            &mut flate2::read::MultiGzDecoder::new(bytes.as_slice()),
+            &mut t,
+        );
+    } else {
+        t = bytes;
+    }
+    t.iter().filter(|&&b| b == b'\n').count().saturating_sub(1)
+}
+
 #[test]
 fn shards_merge_into_the_unsharded_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -417,6 +732,7 @@ fn shards_merge_into_the_unsharded_run() {
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(d.join("merged.json")).unwrap()).unwrap();
     assert_eq!(meta["merged_from"].as_array().unwrap().len(), 3);
+    merged_rows_are_the_shards_bytes(d, &shards);
 
     // A shard left out: its jobs are missing.
     let o = run(d, &["merge", "s0.csv", "s1.csv", "-o", "m2.csv"]);
@@ -504,4 +820,89 @@ fn bnb_on_an_empty_grid_stops_at_the_live_node_limit_in_bounded_memory() {
     assert_eq!(column(&out, "status"), ["memory-limit"]);
     let live: u64 = column(&out, "max_live")[0].parse().unwrap();
     assert!(live <= 200000 && live > 100000, "{live}");
+}
+
+/// Issue 13: `merge` copies each shard's row bytes (no float re-formatting: `5.000000000`
+/// stays as written), in job order, plain or gzip in and out; `summary`, `plot` and `report`
+/// read the compressed result.
+fn merged_rows_are_the_shards_bytes(d: &Path, shards: &[String]) {
+    let lines = |t: Vec<u8>| -> Vec<Vec<u8>> {
+        t.split_inclusive(|&b| b == b'\n')
+            .map(<[u8]>::to_vec)
+            .collect()
+    };
+    let mut want: Vec<Vec<u8>> = Vec::new();
+    for s in shards {
+        want.extend(lines(text(&d.join(s))).into_iter().skip(1));
+    }
+    // One shard compressed: merge reads it as it reads the others.
+    let o = std::process::Command::new("gzip")
+        .args(["-k", "s2.csv"])
+        .current_dir(d)
+        .output();
+    let third = if o.is_ok_and(|o| o.status.success()) {
+        std::fs::copy(d.join("s2.json"), d.join("s2z.json")).unwrap();
+        std::fs::rename(d.join("s2.csv.gz"), d.join("s2z.csv.gz")).unwrap();
+        "s2z.csv.gz"
+    } else {
+        "s2.csv"
+    };
+    let o = run(
+        d,
+        &["merge", "s0.csv", "s1.csv", third, "-o", "merged.csv.gz"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let merged = std::fs::read(d.join("merged.csv.gz")).unwrap();
+    assert!(merged.starts_with(&[0x1f, 0x8b]));
+    let got = lines(text(&d.join("merged.csv.gz")));
+    assert_eq!(got[0], lines(text(&d.join("s0.csv")))[0], "header");
+    let mut rows = got[1..].to_vec();
+    assert_eq!(rows.len(), want.len());
+    rows.sort();
+    want.sort();
+    assert_eq!(
+        rows, want,
+        "every merged row is a shard's row, byte for byte"
+    );
+    assert_eq!(text(&d.join("merged.csv.gz")), text(&d.join("merged.csv")));
+    // The readers take the compressed file as the plain one.
+    let plain = run(d, &["summary", "merged.csv"]);
+    let gz = run(d, &["summary", "merged.csv.gz"]);
+    assert_eq!(gz.status.code(), Some(0), "{}", stderr(&gz));
+    assert_eq!(plain.stdout, gz.stdout);
+    let o = run(d, &["report", "merged.csv.gz", "-o", "m.html"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(
+        d,
+        &["plot", "merged.csv.gz", "--kind", "cactus", "-o", "m.svg"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// An empty shard runs no job: no charts, no report, exit 0.
+#[test]
+fn a_run_without_rows_draws_no_charts() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "e.toml",
+        &format!("{BASE}{}", engines_human()).replace("[[engines]]", "first = 1\n[[engines]]"),
+    );
+    let o = run(d, &["run", "e.toml", "--shard", "1/2", "--out", "o/e.csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no charts"), "{}", stderr(&o));
+    let files: Vec<String> = std::fs::read_dir(d.join("o"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        files
+            .iter()
+            .all(|f| !f.ends_with(".svg") && !f.ends_with(".html")),
+        "{files:?}"
+    );
+    let o = run(d, &["run", "e.toml", "--shard", "2/2", "--out", "o/f.csv"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("numbered from 0"), "{}", stderr(&o));
 }

@@ -11,7 +11,8 @@ use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct PlotArgs {
-    /// Run records: CSV files written by `sudolab run` or `sudolab merge`.
+    /// Run records: CSV files written by `sudolab run` or `sudolab merge` (`.csv` or
+    /// `.csv.gz`).
     #[arg(required = true, value_name = "CSV")]
     csv: Vec<PathBuf>,
 
@@ -52,8 +53,8 @@ pub struct PlotArgs {
 
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// Run records: CSV files written by `sudolab run` or `sudolab merge`. A `X.json` beside
-    /// `X.csv` is shown as the run's metadata.
+    /// Run records: CSV files written by `sudolab run` or `sudolab merge` (`.csv` or
+    /// `.csv.gz`). A `X.json` beside `X.csv[.gz]` is shown as the run's metadata.
     #[arg(required = true, value_name = "CSV")]
     csv: Vec<PathBuf>,
 
@@ -95,11 +96,11 @@ fn charts_from(path: &Path) -> anyhow::Result<Vec<ChartSpec>> {
     Ok(e.charts)
 }
 
-/// The JSON sidecar of each CSV (`X.csv` -> `X.json`), where there is one.
+/// The JSON sidecar of each CSV (`X.csv` or `X.csv.gz` -> `X.json`), where there is one.
 fn sidecars(paths: &[PathBuf]) -> anyhow::Result<Vec<serde_json::Value>> {
     let mut out = Vec::new();
     for p in paths {
-        let json = p.with_extension("json");
+        let json = crate::experiment::sidecar::sidecar_path(p);
         if !json.is_file() {
             continue;
         }

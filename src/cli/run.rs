@@ -21,15 +21,18 @@ pub struct RunArgs {
     #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = whole::<u64, 1>)]
     pub threads: Option<u64>,
 
-    /// Run only shard i of N (0-based): the puzzles whose ordinal is i mod N.
+    /// Run only shard i of N, numbered from 0 (0/N to N-1/N, like Slurm's array task ids):
+    /// the puzzles whose ordinal is i mod N.
     #[arg(long, value_name = "i/N")]
     pub shard: Option<Shard>,
 
-    /// Continue an existing output: skip the jobs it holds, append the rest.
+    /// Continue an existing output: skip the jobs it holds, append the rest. (A complete
+    /// output is reported as such, with or without --resume.)
     #[arg(long)]
     pub resume: bool,
 
-    /// Output CSV (default: the file's `output`, else results/<name>.csv).
+    /// Output CSV (default: the file's `output`, else results/<name>.csv); a name ending in
+    /// .gz is written gzip-compressed.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
 
@@ -40,11 +43,13 @@ pub struct RunArgs {
 
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// Outputs of the shards of one experiment (each with its .json sidecar).
+    /// Outputs of the shards of one experiment (each with its .json sidecar; `.csv` or
+    /// `.csv.gz`). Rows are copied byte for byte, sorted by job.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
 
-    /// The merged CSV (its sidecar is written next to it).
+    /// The merged CSV (its sidecar is written next to it); a name ending in .gz is written
+    /// gzip-compressed.
     #[arg(short, long, value_name = "OUT.csv")]
     pub out: PathBuf,
 
@@ -54,8 +59,16 @@ pub struct MergeArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Figures are per instance (dataset, puzzle). With repetitions, an \
+    instance counts as solved only if every repetition answered (solved, unique, multiple or \
+    unsat); its CPU time, nodes and guesses are then those of its median repetition by CPU \
+    time (the lower middle one for an even count). An instance with an unanswered repetition \
+    is unsolved, listed under the status of its first unanswered repetition, and scores twice \
+    that repetition's time limit in PAR-2."
+)]
 pub struct SummaryArgs {
-    /// Run records (CSV written by `run` or `merge`).
+    /// Run records (CSV written by `run` or `merge`; `.csv` or `.csv.gz`).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
 
@@ -125,7 +138,26 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         command: std::env::args().collect(),
         ..RunOptions::default()
     };
-    let report = runner::run(&args.config, &opts)?;
+    let report = match runner::run(&args.config, &opts) {
+        Ok(report) => report,
+        Err(e) => {
+            if let Some(i) = e.downcast_ref::<runner::Interrupted>() {
+                eprintln!("sudolab: {i}");
+                return Ok(ExitCode::from(i.exit_code()));
+            }
+            return Err(e);
+        }
+    };
+    if report.already_complete {
+        eprintln!(
+            "sudolab: {} is already complete ({} rows, every job of the experiment); nothing \
+             to run. Its summary:",
+            report.output.display(),
+            report.rows
+        );
+        print!("{}", format_table(&report.summary));
+        return Ok(ExitCode::SUCCESS);
+    }
     print!("{}", format_table(&report.summary));
     eprintln!(
         "sudolab: {} job(s) run, {} already done{}; {} rows in {} (metadata: {})",

@@ -4,7 +4,7 @@
 //!
 //! ```toml
 //! name = "quick"                 # required: the `experiment` column and the default output name
-//! output = "results/quick.csv"   # default results/<name>.csv; `--out` overrides
+//! output = "results/quick.csv.gz" # default results/<name>.csv; `--out` overrides; .gz = gzip
 //! max_solutions = 2              # default 2 (1 = first solution, 2 = prove uniqueness, 0 = all)
 //! repetitions = 1                # default 1: runs of each (puzzle, configuration)
 //! seed = 7                       # optional: run the jobs in a shuffled order (default: file order)

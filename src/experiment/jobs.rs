@@ -59,12 +59,24 @@ impl std::str::FromStr for Shard {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("{s:?}: expected i/N with 0 <= i < N, e.g. 0/4");
+        let bad = || {
+            format!(
+                "{s:?}: expected i/N with shards numbered from 0, so 0 <= i < N (e.g. 0/2 and \
+                 1/2 are the two shards of 2)"
+            )
+        };
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
         let index: u64 = i.trim().parse().map_err(|_| bad())?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
-        if count == 0 || index >= count {
+        if count == 0 {
             return Err(bad());
+        }
+        if index >= count {
+            return Err(format!(
+                "{s:?}: there is no shard {index} of {count}: shards are numbered from 0, so \
+                 the {count} shards are 0/{count} to {}/{count}",
+                count - 1
+            ));
         }
         Ok(Shard { index, count })
     }
@@ -163,5 +175,10 @@ mod tests {
         for bad in ["3/3", "1", "a/2", "0/0", "-1/2"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
+        let err = "2/2".parse::<Shard>().unwrap_err();
+        assert!(
+            err.contains("numbered from 0") && err.contains("0/2 to 1/2"),
+            "{err}"
+        );
     }
 }

@@ -4,13 +4,16 @@
 //! fingerprint (the same experiment file text) and the same `jobs_total`. The union of the
 //! rows must hold every job `0..jobs_total` exactly once; otherwise nothing is written and the
 //! error lists the missing and the doubled jobs (as ranges, with the files holding doubles).
-//! The merged CSV is sorted by job (each row keeps its `shard` cell); the merged sidecar is
+//! The merged CSV is sorted by job, and each row is copied byte for byte from its shard
+//! (numbers are not parsed and re-printed, so `5.000000000` stays `5.000000000`; each row
+//! keeps its `shard` cell). Inputs may be plain or `.csv.gz`; an output named `.gz` is
+//! written compressed. The merged sidecar is
 //! the first input's with `shard` null, `jobs_shard` = `jobs_total`, `start`/`end` the
 //! earliest/latest of the inputs, `status_counts` recomputed, and `merged_from` holding every
 //! input's sidecar.
 
-use super::record::{read_records, Record};
-use super::sidecar;
+use super::record::{Record, COLUMNS};
+use super::{rowfile, sidecar};
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -69,13 +72,37 @@ pub fn merge(
         .and_then(Value::as_u64)
         .with_context(|| format!("{}: no jobs_total", first_side.display()))?;
 
-    let mut records = Vec::new();
+    // Every input's text, and per row: its record and where its bytes are.
+    let mut texts = Vec::new();
+    let mut rows: Vec<(Record, usize, std::ops::Range<usize>)> = Vec::new();
     let mut holders: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
+    let header = COLUMNS.join(",");
     for (i, input) in inputs.iter().enumerate() {
-        for r in read_records(std::slice::from_ref(input))? {
-            holders.entry(r.job).or_default().push(i);
-            records.push(r);
+        let text = rowfile::read_text(input)?;
+        if text.split(|&b| b == b'\n').next() != Some(header.as_bytes()) {
+            bail!(
+                "{}:1: not a sudolab run output (the header differs from this version's)",
+                input.display()
+            );
         }
+        let mut reader = csv::Reader::from_reader(text.as_slice());
+        let headers = reader.byte_headers()?.clone();
+        let mut row = csv::ByteRecord::new();
+        loop {
+            let start = reader.position().byte() as usize;
+            let line = reader.position().line();
+            let bad = |e: &dyn std::fmt::Display| {
+                anyhow::anyhow!("{}:{line}: bad record: {e}", input.display())
+            };
+            if !reader.read_byte_record(&mut row).map_err(|e| bad(&e))? {
+                break;
+            }
+            let end = reader.position().byte() as usize;
+            let r: Record = row.deserialize(Some(&headers)).map_err(|e| bad(&e))?;
+            holders.entry(r.job).or_default().push(i);
+            rows.push((r, i, start..end));
+        }
+        texts.push(text);
     }
     let missing: Vec<u64> = (0..total).filter(|j| !holders.contains_key(j)).collect();
     let doubled: Vec<(u64, &Vec<usize>)> = holders
@@ -112,23 +139,31 @@ pub fn merge(
         }
         bail!(msg);
     }
-    records.sort_by_key(|r| r.job);
+    rows.sort_by_key(|(r, _, _)| r.job);
 
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("{}: cannot create directory", dir.display()))?;
     }
-    let tmp = out.with_extension("csv.tmp");
-    {
-        let mut w = csv::Writer::from_path(&tmp)
-            .with_context(|| format!("{}: cannot create", tmp.display()))?;
-        for r in &records {
-            w.serialize(r)?;
+    let mut merged = Vec::with_capacity(texts.iter().map(Vec::len).sum());
+    merged.extend_from_slice(header.as_bytes());
+    merged.push(b'\n');
+    for (_, i, span) in &rows {
+        let bytes = &texts[*i][span.clone()];
+        merged.extend_from_slice(bytes);
+        // The last row of a file cut by hand may lack its line end.
+        if bytes.last() != Some(&b'\n') {
+            merged.push(b'\n');
         }
-        w.flush()
-            .with_context(|| format!("{}: cannot write", tmp.display()))?;
     }
+    drop(texts);
+    if rowfile::is_gzip_path(out) {
+        merged = rowfile::gzip_member(&merged);
+    }
+    let tmp = rowfile::sibling(out, ".merge.tmp");
+    std::fs::write(&tmp, &merged).with_context(|| format!("{}: cannot write", tmp.display()))?;
     std::fs::rename(&tmp, out).with_context(|| format!("{}: cannot write", out.display()))?;
+    let records: Vec<Record> = rows.into_iter().map(|(r, _, _)| r).collect();
 
     let mut status_counts: BTreeMap<&str, u64> = BTreeMap::new();
     for r in &records {

@@ -13,6 +13,7 @@ pub mod config;
 pub mod jobs;
 pub mod merge;
 pub mod record;
+pub mod rowfile;
 pub mod runner;
 pub mod sidecar;
 pub mod summary;

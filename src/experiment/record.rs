@@ -529,14 +529,12 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// Reads records from CSV files written by the runner (or merged). Errors name the file and
-/// the line.
+/// Reads records from CSV files written by the runner (or merged), plain or gzip
+/// ([`super::rowfile::open`]). Errors name the file and the line.
 pub fn read_records(paths: &[std::path::PathBuf]) -> anyhow::Result<Vec<Record>> {
-    use anyhow::Context;
     let mut out = Vec::new();
     for path in paths {
-        let mut reader = csv::Reader::from_path(path)
-            .with_context(|| format!("{}: cannot open", path.display()))?;
+        let mut reader = csv::Reader::from_reader(super::rowfile::open(path)?);
         for row in reader.deserialize::<Record>() {
             let record = row.map_err(|e| {
                 let line = e.position().map(|p| p.line()).unwrap_or(0);

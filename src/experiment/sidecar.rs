@@ -1,4 +1,4 @@
-//! The JSON sidecar written next to an experiment's CSV (`results/quick.csv` ->
+//! The JSON sidecar written next to an experiment's CSV (`results/quick.csv.gz` ->
 //! `results/quick.json`): everything needed to know where the rows come from.
 //!
 //! Fields: `experiment`, `fingerprint` (FNV-1a of the experiment file's text), `config_path`,
@@ -20,9 +20,9 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// `results/x.csv` -> `results/x.json`.
+/// `results/x.csv` (or `results/x.csv.gz`) -> `results/x.json`.
 pub fn sidecar_path(csv: &Path) -> PathBuf {
-    csv.with_extension("json")
+    super::rowfile::sibling(csv, ".json")
 }
 
 /// Writes `value` to `path` atomically (temporary file in the same directory, then rename).
@@ -233,6 +233,10 @@ mod tests {
     fn sidecar_next_to_csv() {
         assert_eq!(
             sidecar_path(Path::new("results/q.csv")),
+            PathBuf::from("results/q.json")
+        );
+        assert_eq!(
+            sidecar_path(Path::new("results/q.csv.gz")),
             PathBuf::from("results/q.json")
         );
     }

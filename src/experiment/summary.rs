@@ -2,12 +2,19 @@
 //! at the end of a run and what the report's tables show.
 //!
 //! Definitions (every figure is over the *instances* of a configuration, an instance being a
-//! (dataset, puzzle) pair; repetitions of an instance are first reduced to their median CPU
-//! time, the convention of the field):
+//! (dataset, puzzle) pair).
+//!
+//! **Repetitions.** An instance run several times counts as *solved only if every repetition
+//! answered*; its figures (CPU time, nodes, guesses) are then those of its median repetition
+//! by CPU time (the lower middle one for an even count), the convention of the field. An
+//! instance with an unanswered repetition is unsolved, counted under the status of its first
+//! unanswered repetition (in file order) and scored with that repetition's time limit. So
+//! `solved` never exceeds the instances that every repetition answered.
 //!
 //! - `runs`: records of the configuration (repetitions included); `instances`: distinct puzzles;
-//! - `solved`: instances whose status answers the question (`solved`, `unique`, `multiple`,
-//!   `unsat`); `by_status`: the count of every other status (limits, unsupported, error);
+//! - `solved`: instances whose every repetition answers the question (`solved`, `unique`,
+//!   `multiple`, `unsat`); `by_status`: the unsolved instances by status (limits,
+//!   unsupported, error);
 //! - `median_cpu_s`, `mean_cpu_s`: over solved instances, of `cpu_s` (build + solve thread CPU);
 //! - `par2_s`: mean over all instances of `cpu_s` for a solved one and twice its time limit for
 //!   an unsolved one (PAR-2, as in the SAT competitions); `None` when an unsolved instance ran
@@ -146,22 +153,25 @@ fn summarize_config<'r, 'a: 'r>(
         }
         line.instances += 1;
         line.runs += reps.len() as u64;
-        let rep = match reps[..] {
-            [one] => one,
-            _ => median_by_cpu(reps.iter().copied(), |r| r.cpu_s),
+        let (rep, unanswered) = match reps[..] {
+            [one] => (one, (!one.answered).then_some(one)),
+            _ => (
+                median_by_cpu(reps.iter().copied(), |r| r.cpu_s),
+                reps.iter().copied().find(|r| !r.answered),
+            ),
         };
-        if rep.answered {
-            line.solved += 1;
-            solved_cpu.push(rep.cpu_s);
-            par2_sum += rep.cpu_s;
-            nodes.extend(rep.nodes.map(|v| v as f64));
-            guesses.extend(rep.guesses.map(|v| v as f64));
-        } else {
+        if let Some(rep) = unanswered {
             *line.by_status.entry(rep.status.to_string()).or_insert(0) += 1;
             match rep.time_limit_s {
                 Some(t) => par2_sum += 2.0 * t,
                 None => par2_defined = false,
             }
+        } else {
+            line.solved += 1;
+            solved_cpu.push(rep.cpu_s);
+            par2_sum += rep.cpu_s;
+            nodes.extend(rep.nodes.map(|v| v as f64));
+            guesses.extend(rep.guesses.map(|v| v as f64));
         }
     }
     // The mean sums the times in increasing order (as it always has: after the median's
@@ -422,18 +432,19 @@ mod tests {
                 for reps in groups[config].values() {
                     line.runs += reps.len() as u64;
                     let rep = median_by_cpu(reps.iter(), |r| r.cpu_s);
-                    if rep.answered {
-                        line.solved += 1;
-                        solved_cpu.push(rep.cpu_s);
-                        par2_sum += rep.cpu_s;
-                        nodes.extend(rep.nodes.map(|v| v as f64));
-                        guesses.extend(rep.guesses.map(|v| v as f64));
-                    } else {
+                    let first_unanswered = reps.iter().find(|r| !r.answered);
+                    if let Some(rep) = first_unanswered {
                         *line.by_status.entry(rep.status.to_string()).or_insert(0) += 1;
                         match rep.time_limit_s {
                             Some(t) => par2_sum += 2.0 * t,
                             None => par2_defined = false,
                         }
+                    } else {
+                        line.solved += 1;
+                        solved_cpu.push(rep.cpu_s);
+                        par2_sum += rep.cpu_s;
+                        nodes.extend(rep.nodes.map(|v| v as f64));
+                        guesses.extend(rep.guesses.map(|v| v as f64));
                     }
                 }
                 assert_eq!(runs.len() as u64, line.runs);
@@ -529,6 +540,35 @@ mod tests {
                 assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{values:?}");
             }
         }
+    }
+
+    /// Issue 13: with two repetitions, an instance answered by one of them only is not
+    /// solved; the solved figures are the median repetition's.
+    #[test]
+    fn an_instance_is_solved_only_if_every_repetition_answered() {
+        let records = vec![
+            rec("a", 1, "unique", 0.1, 0),
+            rec("a", 1, "unique", 0.3, 1),
+            // the median repetition (lower middle of two by CPU) answered, the other did not
+            rec("a", 2, "unique", 0.2, 0),
+            rec("a", 2, "time-limit", 1.0, 1),
+            rec("a", 3, "error", 0.0, 0),
+            rec("a", 3, "time-limit", 1.0, 1),
+            rec("a", 4, "unsat", 0.5, 0),
+            rec("a", 4, "unsat", 0.7, 1),
+            rec("a", 4, "unsat", 0.6, 2),
+        ];
+        let s = &summarize(&records)[0];
+        assert_eq!((s.runs, s.instances, s.solved), (9, 4, 2));
+        // unsolved: under the status of the first unanswered repetition
+        assert_eq!(
+            s.by_status,
+            BTreeMap::from([("time-limit".to_string(), 1), ("error".to_string(), 1)])
+        );
+        // solved figures: instance 1 -> 0.1 (lower middle of two), instance 4 -> 0.6
+        assert!((s.median_cpu_s.unwrap() - 0.35).abs() < 1e-12);
+        assert_eq!(s.median_nodes, Some(25.0));
+        assert!((s.par2_s.unwrap() - (0.1 + 2.0 + 2.0 + 0.6) / 4.0).abs() < 1e-12);
     }
 
     #[test]

@@ -250,9 +250,11 @@ pub struct Instance<'a> {
     pub config: &'a str,
     pub dataset: &'a str,
     pub puzzle_index: u64,
-    /// The repetition with the median CPU time, as in the summary: its status is the
-    /// instance's, and its `clues`, `size` and limits stand for the instance.
+    /// As in the summary: the repetition with the median CPU time when every repetition
+    /// answered, else the first unanswered one. Its status is the instance's, and its
+    /// `clues`, `size` and limits stand for the instance.
     pub rep: &'a Record,
+    /// Whether every repetition answered.
     pub answered: bool,
     /// Median of the metric over the repetitions with the same outcome (answered or not) as
     /// `rep`; `None` when none of them has the metric (e.g. `nodes` of the SAT engine).
@@ -278,10 +280,14 @@ pub fn instances<'a>(records: &[&'a Record], metric: &Metric) -> Vec<Instance<'a
         .into_iter()
         .map(|key| {
             let reps = &groups[&key];
-            let rep = crate::experiment::summary::median_run(reps);
+            // The summary's rule: solved only if every repetition answered, then stood for by
+            // the median repetition; else by the first unanswered one.
+            let unanswered = reps.iter().copied().find(|r| !r.answered());
+            let answered = unanswered.is_none();
+            let rep = unanswered.unwrap_or_else(|| crate::experiment::summary::median_run(reps));
             let mut values: Vec<f64> = reps
                 .iter()
-                .filter(|r| r.answered() == rep.answered())
+                .filter(|r| r.answered() == answered)
                 .filter_map(|r| (metric.get)(r))
                 .collect();
             Instance {
@@ -289,7 +295,7 @@ pub fn instances<'a>(records: &[&'a Record], metric: &Metric) -> Vec<Instance<'a
                 dataset: key.1,
                 puzzle_index: key.2,
                 rep,
-                answered: rep.answered(),
+                answered,
                 value: crate::experiment::summary::median(&mut values),
             }
         })
@@ -330,13 +336,19 @@ mod tests {
             rec("a", 1, 2, "unique", 0.2),
             rec("a", 2, 0, "time-limit", 1.0),
             rec("b", 1, 0, "unique", 0.5),
+            rec("b", 2, 0, "unique", 0.1),
+            rec("b", 2, 1, "node-limit", 0.4),
         ];
         let refs: Vec<&Record> = records.iter().collect();
         let inst = instances(&refs, metric("cpu_s").unwrap());
-        assert_eq!(inst.len(), 3);
+        assert_eq!(inst.len(), 4);
         assert_eq!(inst[0].value, Some(0.2));
         assert!(inst[0].answered && !inst[1].answered);
         assert_eq!(inst[2].config, "b");
+        // One repetition of b/2 did not answer: unsolved, as in the summary.
+        assert!(!inst[3].answered);
+        assert_eq!(inst[3].rep.status, "node-limit");
+        assert_eq!(inst[3].value, Some(0.4));
         let nodes = instances(&refs, metric("nodes").unwrap());
         assert_eq!(nodes[0].value, Some(200.0));
     }
