@@ -185,11 +185,13 @@ pub fn whole<T: TryFrom<u64>, const MIN: u64>(s: &str) -> Result<T, String> {
 /// CNF encoding choices shared by `encode`, `stats` and `solve`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct CnfArgs {
-    /// CNF encoding: minimal, efficient, extended (default) or optimized.
+    /// CNF encoding: minimal, efficient, extended (default), optimized or reduced (singles
+    /// first).
     #[arg(long, value_name = "E")]
     pub encoding: Option<String>,
 
-    /// At-most-one encoding: pairwise (default), sequential, binary, product, commander[:K].
+    /// At-most-one encoding: auto (default: pairwise up to 32 literals, bimander above),
+    /// pairwise, sequential, binary, product, commander[:K], bimander[:G].
     #[arg(long, value_name = "A")]
     pub amo: Option<String>,
 

@@ -6,6 +6,7 @@ use crate::cnf::{
     self, decode_checked, read_dimacs, read_model, size_stats, Amo, CnfEncoding, CnfOptions,
     GivensMode, SolverAnswer,
 };
+use crate::exact_cover::sudoku::cover_size;
 use crate::exact_cover::{
     decode_named, read_dlx1, side_from_names, solve_exact_cover, solve_exact_cover_pre, write_dlx1,
     SudokuCover,
@@ -290,6 +291,9 @@ fn list<T: std::str::FromStr<Err = String> + Clone>(
         .collect()
 }
 
+/// Largest side for `stats --dedup`.
+const MAX_DEDUP_SIDE: usize = 64;
+
 pub fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
     let encodings = list(&args.encodings, &CnfEncoding::ALL, "--encodings")?;
     let amos = list(&args.amos, &Amo::ALL, "--amos")?;
@@ -315,21 +319,25 @@ pub fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
             })
             .collect()
     };
+    // Without --dedup every count is closed form or linear in the candidates; the duplicate
+    // filter has to see every clause, so it is kept to sides where that fits in memory.
+    if args.dedup {
+        if let Some((name, p)) = puzzles.iter().find(|(_, p)| p.n() > MAX_DEDUP_SIDE) {
+            bail!(
+                "--dedup keeps every clause in memory: sides up to {MAX_DEDUP_SIDE} only ({name} is {n}x{n})",
+                n = p.n()
+            );
+        }
+    }
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
         "puzzle,reduction,encoding,amo,dedup,vars,clauses,literals,items,options,ones"
     )?;
     for (name, p) in &puzzles {
-        let m = SudokuCover::for_puzzle(p);
-        let x = m.cover();
-        writeln!(
-            out,
-            "{name},exact-cover,,,,,,,{},{},{}",
-            x.items(),
-            x.options(),
-            x.ones()
-        )?;
+        // Counted, not built: bounded memory at any side.
+        let (items, options, ones) = cover_size(p);
+        writeln!(out, "{name},exact-cover,,,,,,,{items},{options},{ones}")?;
         for &e in &encodings {
             for amo in &amos {
                 let opts = CnfOptions {

@@ -49,27 +49,28 @@ pub fn check_model(clauses: &Clauses, model: &Model) -> Result<(), DecodeError> 
     Ok(())
 }
 
-/// The grid of `model`: the givens, plus for every other cell the digit whose variable is
-/// true. Fails if a cell has no true digit or several.
+/// The grid of `model`: the cells decided before encoding (the givens; with `reduced` also
+/// what propagation placed), plus for every other cell the digit whose variable is true.
+/// Fails if a cell has no true digit or several.
 pub fn decode(info: &CnfInfo, model: &Model) -> Result<Grid, DecodeError> {
     let n = info.geometry.n();
-    let mut grid = info.givens.clone();
+    let mut grid = info.fixed.clone();
     let mut count = vec![0usize; grid.len()];
     for var in 1..=info.map.primary() {
         if model.value(var) == Some(true) {
             if let Some((cell, d)) = info.map.cell_digit(var) {
                 count[cell] += 1;
-                if info.givens[cell] == 0 {
+                if info.fixed[cell] == 0 {
                     grid[cell] = d;
-                } else if info.givens[cell] != d {
+                } else if info.fixed[cell] != d {
                     // a variable of a given cell, true for another digit
                     count[cell] += 1;
                 }
             }
         }
     }
-    for (cell, (&g, &c)) in info.givens.iter().zip(&count).enumerate() {
-        // A given cell of an optimized formula has no variable (count 0): fine.
+    for (cell, (&g, &c)) in info.fixed.iter().zip(&count).enumerate() {
+        // A cell decided before an optimized or reduced encoding has no variable (count 0).
         let ok = if g != 0 { c <= 1 } else { c == 1 };
         if !ok {
             return Err(DecodeError::Cell {

@@ -22,72 +22,34 @@
 //! deleted, and the remaining variables are renumbered. An at-least-one clause left empty makes
 //! the formula unsatisfiable (an empty clause). No further propagation is done: this is the
 //! paper's one-step elimination, not a pre-solve.
+//!
+//! `reduced` ([`super::singles`]): the optimized elimination followed by naked and hidden
+//! singles to a fixpoint; the cells placed are left out like the givens.
+//!
+//! How: the clauses go straight into a [`ClauseSink`] (a solver, a clause store or a
+//! counter), never through a list of clause vectors. The eliminating encodings keep one
+//! candidate bitset per cell (`N` bits, `N^3` bits in all: 8 MB at 400x400) and index only the
+//! live candidates: a cell's variables are consecutive, a (house, digit) group is collected per
+//! house by a counting sort over the house's live candidates, and the variable map's inverse
+//! is indexed by cell. The non-eliminating encodings need no table at all (`x(c,d) = c*N+d`).
+//! The exact size of the formula is known before the first clause ([`count`]), so a size
+//! guard refuses a formula before anything is allocated for it, and the budget (time limit,
+//! cancel flag) is read every 2^20 literals.
 
-use super::amo::{at_most_one, Amo, ClauseOut};
+use super::amo::{at_most_one, size as amo_size, Amo, ClauseOut};
+use super::backend::{Budget, Interrupt};
 use super::formula::{Clauses, Cnf, CnfInfo, VarMap};
-use super::options::{CnfEncoding, CnfOptions, GivensMode};
-use crate::puzzle::Puzzle;
+use super::options::{CnfOptions, GivensMode};
+use super::singles::{propagate, SinglesWork, Table};
+use super::sink::ClauseSink;
+use super::size::SizeStats;
+use super::CnfEncoding;
+use crate::puzzle::{Geometry, Puzzle};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// Where the builder sends clauses: stored, or only counted.
-pub(crate) trait Sink {
-    fn push(&mut self, clause: &[i32]);
-    /// Room for this many more clauses and literals (a hint).
-    fn reserve(&mut self, _clauses: usize, _literals: usize) {}
-    /// The pairwise at-most-one clauses of `lits`, `(-a, -b)` for `a` before `b`, in the
-    /// order of [`at_most_one`].
-    fn pairwise(&mut self, lits: &[i32]) {
-        for (i, &a) in lits.iter().enumerate() {
-            for &b in &lits[i + 1..] {
-                self.push(&[-a, -b]);
-            }
-        }
-    }
-}
-
-impl<S: Sink + ?Sized> Sink for &mut S {
-    fn push(&mut self, clause: &[i32]) {
-        (**self).push(clause)
-    }
-    fn reserve(&mut self, clauses: usize, literals: usize) {
-        (**self).reserve(clauses, literals)
-    }
-    fn pairwise(&mut self, lits: &[i32]) {
-        (**self).pairwise(lits)
-    }
-}
-
-impl Sink for Clauses {
-    fn push(&mut self, clause: &[i32]) {
-        Clauses::push(self, clause)
-    }
-    fn reserve(&mut self, clauses: usize, literals: usize) {
-        Clauses::reserve(self, clauses, literals)
-    }
-    fn pairwise(&mut self, lits: &[i32]) {
-        Clauses::push_pairwise(self, lits)
-    }
-}
-
-/// Counts clauses and literals without storing them.
-#[derive(Default)]
-pub(crate) struct Counter {
-    pub clauses: u64,
-    pub literals: u64,
-}
-
-impl Sink for Counter {
-    fn push(&mut self, clause: &[i32]) {
-        self.clauses += 1;
-        self.literals += clause.len() as u64;
-    }
-    fn pairwise(&mut self, lits: &[i32]) {
-        let k = lits.len() as u64;
-        self.clauses += k * k.saturating_sub(1) / 2;
-        self.literals += k * k.saturating_sub(1);
-    }
-}
+/// Literals between two looks at the budget while emitting clauses.
+pub const CHECK_EVERY_LITERALS: u64 = 1 << 20;
 
 /// FxHash-style hasher for the duplicate filter (clauses are small integer slices).
 #[derive(Default)]
@@ -143,13 +105,52 @@ impl Dedup {
     }
 }
 
-struct Builder<S: Sink> {
-    next_var: i32,
-    sink: S,
-    dedup: Option<Dedup>,
+/// Why encoding stopped before the formula was complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EncodeStop {
+    /// The formula would hold `literals` literals, over `bound`: nothing was emitted.
+    TooLarge { literals: u64, bound: u64 },
+    /// The budget was spent (time limit or cancel flag); the sink holds part of the formula.
+    Interrupted(Interrupt),
 }
 
-impl<S: Sink> ClauseOut for Builder<S> {
+/// Limits of one encoding.
+#[derive(Clone, Debug, Default)]
+pub struct EncodeLimits {
+    /// Refuse (before emitting anything) a formula of more literals than this.
+    pub max_literals: Option<u64>,
+    /// Time limit and cancel flag, read every [`CHECK_EVERY_LITERALS`] literals and during
+    /// propagation.
+    pub budget: Budget,
+}
+
+/// What [`encode_into`] sent to its sink.
+#[derive(Clone, Debug)]
+pub struct Encoded {
+    pub info: CnfInfo,
+    /// Number of variables (primary + auxiliary).
+    pub num_vars: u32,
+    /// Givens as assumptions (empty unless `givens = assumptions`).
+    pub assumptions: Vec<i32>,
+    /// Variables, clauses and literals emitted (after the duplicate filter, if on).
+    pub size: SizeStats,
+    /// The formula is the empty clause: the givens clash, or (`reduced`) propagation found a
+    /// clash. The sink got one empty clause; no solver call is needed.
+    pub trivially_unsat: bool,
+}
+
+struct Builder<'a, S: ClauseSink + ?Sized> {
+    next_var: i32,
+    sink: &'a mut S,
+    dedup: Option<Dedup>,
+    clauses: u64,
+    literals: u64,
+    next_check: u64,
+    budget: &'a Budget,
+    stop: Option<Interrupt>,
+}
+
+impl<S: ClauseSink + ?Sized> ClauseOut for Builder<'_, S> {
     fn new_var(&mut self) -> i32 {
         self.next_var += 1;
         self.next_var
@@ -161,44 +162,62 @@ impl<S: Sink> ClauseOut for Builder<S> {
                 return;
             }
         }
-        self.sink.push(lits);
+        self.sink.add_clause(lits);
+        self.clauses += 1;
+        self.literals += lits.len() as u64;
     }
 }
 
-impl<S: Sink> Builder<S> {
+impl<S: ClauseSink + ?Sized> Builder<'_, S> {
     /// "At most one of `lits`": pairwise straight into the sink when no duplicate filter is
     /// on (the same clauses, in the same order, as [`at_most_one`]), else through
     /// [`at_most_one`].
     fn amo(&mut self, amo: Amo, lits: &[i32]) {
+        let amo = amo.for_group(lits.len());
         if amo == Amo::Pairwise && self.dedup.is_none() {
-            self.sink.pairwise(lits);
+            self.sink.add_pairwise(lits);
+            let k = lits.len() as u64;
+            self.clauses += k * k.saturating_sub(1) / 2;
+            self.literals += k * k.saturating_sub(1);
         } else {
             at_most_one(amo, lits, self);
         }
     }
+
+    /// Whether to stop: the budget, read every [`CHECK_EVERY_LITERALS`] literals.
+    fn spent(&mut self) -> bool {
+        if self.literals >= self.next_check {
+            self.next_check = self.literals + CHECK_EVERY_LITERALS;
+            if self.stop.is_none() {
+                self.stop = self.budget.spent();
+            }
+        }
+        self.stop.is_some()
+    }
 }
 
-/// `x(cell, digit)` after given elimination, stored as an `i32`: a variable (`> 0`), or
-/// decided false (`FALSE`) or true (`TRUE`).
-const FALSE: i32 = 0;
-const TRUE: i32 = -1;
-
 /// Working memory of the encoder, kept by a caller that encodes many puzzles (the `sat`
-/// engine) so that its buffers, and the clause store of a formula handed back with
+/// engine) so that its tables, and the clause store of a formula handed back with
 /// [`Scratch::recycle`], are allocated once instead of once per puzzle.
 #[derive(Default)]
 pub struct Scratch {
-    /// `x[cell * n + d - 1]`: variable of `x(cell, d)`, `FALSE` or `TRUE`.
-    x: Vec<i32>,
-    /// The groups (the cells' and the (house, digit)s' undecided literals) and their ends.
-    cell_lits: Vec<i32>,
-    cell_ends: Vec<usize>,
+    /// Candidate bitsets, `words` u64 per cell (eliminating encodings).
+    bits: Vec<u64>,
+    /// Digits placed per house, `words` u64 per house.
+    used: Vec<u64>,
+    /// Decided cells.
+    fixed: Vec<u16>,
+    /// `base[c]`: variables of open cell `c` are `base[c] + 1 ..= base[c + 1]`.
+    base: Vec<u32>,
+    /// One group's literals; one house's groups (counting sort by digit).
+    group: Vec<i32>,
     house_lits: Vec<i32>,
-    house_ends: Vec<usize>,
+    house_start: Vec<u32>,
+    singles: SinglesWork,
     /// A clause store to fill next.
     clauses: Clauses,
-    /// The pairs and inverse of an explicit variable map to fill next.
-    map: (Vec<(u32, u16)>, Vec<u32>),
+    /// The pairs of an explicit variable map to fill next.
+    pairs: Vec<(u32, u16)>,
 }
 
 impl Scratch {
@@ -211,14 +230,28 @@ impl Scratch {
         let mut clauses = cnf.clauses;
         clauses.clear();
         self.clauses = clauses;
-        if let VarMap::Explicit { pairs, inverse, .. } = cnf.info.map {
-            self.map = (pairs, inverse);
+        self.recycle_info(cnf.info);
+    }
+
+    /// Takes back the meaning of a formula that is no longer needed (its variable map).
+    pub fn recycle_info(&mut self, info: CnfInfo) {
+        if let VarMap::Explicit {
+            mut pairs,
+            by_cell: _,
+            cell_start,
+            ..
+        } = info.map
+        {
+            pairs.clear();
+            self.pairs = pairs;
+            self.base = cell_start;
         }
     }
 }
 
-/// Encodes `puzzle` with `opts` (see the module doc). Options that make no sense together
-/// (see [`CnfOptions::check`]) are not rejected here: `optimized` ignores the givens mode.
+/// Encodes `puzzle` with `opts` (see the module doc) into a stored formula. Options that make
+/// no sense together (see [`CnfOptions::check`]) are not rejected here: `optimized` and
+/// `reduced` ignore the givens mode.
 pub fn encode(puzzle: &Puzzle, opts: &CnfOptions) -> Cnf {
     encode_with(puzzle, opts, &mut Scratch::new())
 }
@@ -227,263 +260,509 @@ pub fn encode(puzzle: &Puzzle, opts: &CnfOptions) -> Cnf {
 pub fn encode_with(puzzle: &Puzzle, opts: &CnfOptions, scratch: &mut Scratch) -> Cnf {
     let mut clauses = std::mem::take(&mut scratch.clauses);
     clauses.clear();
-    let (info, num_vars, assumptions) = build_with(puzzle, opts, &mut clauses, scratch);
+    let e = encode_into(
+        puzzle,
+        opts,
+        &mut clauses,
+        scratch,
+        &EncodeLimits::default(),
+    )
+    .expect("no limits: encoding always completes");
     Cnf {
-        info,
-        num_vars,
+        info: e.info,
+        num_vars: e.num_vars,
         clauses,
-        assumptions,
+        assumptions: e.assumptions,
     }
 }
 
-/// Builds the formula into `sink`; returns its meaning, its number of variables and the
-/// assumptions.
-pub(crate) fn build<S: Sink>(
-    puzzle: &Puzzle,
-    opts: &CnfOptions,
-    sink: &mut S,
-) -> (CnfInfo, u32, Vec<i32>) {
-    build_with(puzzle, opts, sink, &mut Scratch::new())
+/// Literals of the AMO encoding `amo` of a group of `k`: (aux, clauses, literals), memoised.
+struct AmoSizes {
+    amo: Amo,
+    memo: Vec<Option<(u64, u64, u64)>>,
 }
 
-fn build_with<S: Sink>(
+impl AmoSizes {
+    fn new(amo: Amo) -> Self {
+        AmoSizes {
+            amo,
+            memo: Vec::new(),
+        }
+    }
+    fn get(&mut self, k: usize) -> (u64, u64, u64) {
+        let amo = self.amo.for_group(k);
+        if amo == Amo::Pairwise {
+            let k = k as u64;
+            return (0, k * k.saturating_sub(1) / 2, k * k.saturating_sub(1));
+        }
+        if self.memo.len() <= k {
+            self.memo.resize(k + 1, None);
+        }
+        *self.memo[k].get_or_insert_with(|| amo_size(amo, k))
+    }
+}
+
+/// Running total of a formula's size from its groups.
+struct Tally<'a> {
+    opts: &'a CnfOptions,
+    sizes: AmoSizes,
+    s: SizeStats,
+}
+
+impl Tally<'_> {
+    fn cell(&mut self, k: usize, times: u64) {
+        self.s.clauses += times;
+        self.s.literals += times * k as u64;
+        if self.opts.encoding.cell_amo() {
+            let (a, c, l) = self.sizes.get(k);
+            self.s.vars += times * a;
+            self.s.clauses += times * c;
+            self.s.literals += times * l;
+        }
+    }
+    fn house(&mut self, k: usize, times: u64) {
+        let (a, c, l) = self.sizes.get(k);
+        self.s.vars += times * a;
+        self.s.clauses += times * c;
+        self.s.literals += times * l;
+        if self.opts.encoding.house_alo() {
+            self.s.clauses += times;
+            self.s.literals += times * k as u64;
+        }
+    }
+}
+
+/// Size of the formula of a grid of `g` where every (cell, digit) is a variable and
+/// `units` givens are unit clauses: the non-eliminating encodings, and every encoding of an
+/// empty grid of side 2 or more (nothing to eliminate or propagate). Closed form, before
+/// duplicate removal.
+pub fn size_whole(g: &Geometry, opts: &CnfOptions, units: u64) -> SizeStats {
+    let n = g.n();
+    let mut t = Tally {
+        opts,
+        sizes: AmoSizes::new(opts.amo),
+        s: SizeStats::default(),
+    };
+    t.s.vars = (n * n * n) as u64;
+    t.cell(n, g.cells() as u64);
+    t.house(n, (g.house_count() * n) as u64);
+    t.s.clauses += units;
+    t.s.literals += units;
+    t.s
+}
+
+/// The exact size of the formula of `puzzle` (before duplicate removal, so with `dedup` an
+/// upper bound), computed from the groups that will be encoded without emitting a clause:
+/// the size guard's count. Closed form where nothing is eliminated; else linear in the
+/// candidates left.
+pub fn count(puzzle: &Puzzle, opts: &CnfOptions, scratch: &mut Scratch) -> SizeStats {
+    match prepare(puzzle, opts, scratch, &Budget::default()) {
+        Ok(Prepared::Whole) => size_whole(puzzle.geometry(), opts, units(puzzle, opts)),
+        Ok(Prepared::Unsat) => SizeStats {
+            vars: 0,
+            clauses: 1,
+            literals: 0,
+        },
+        Ok(Prepared::Open) => count_open(puzzle.geometry(), opts, scratch),
+        Err(_) => unreachable!("no budget"),
+    }
+}
+
+fn units(puzzle: &Puzzle, opts: &CnfOptions) -> u64 {
+    if opts.encoding.eliminates() || opts.givens == GivensMode::Assumptions {
+        0
+    } else {
+        puzzle.clues() as u64
+    }
+}
+
+/// What [`prepare`] found.
+enum Prepared {
+    /// Every (cell, digit) is a variable, numbered by formula.
+    Whole,
+    /// The givens clash, or propagation found a clash.
+    Unsat,
+    /// The candidate table in the scratch holds the open cells' candidates.
+    Open,
+}
+
+/// Fills the candidate table of an eliminating encoding (givens eliminated, then for
+/// `reduced` singles propagated) and the variable bases.
+fn prepare(
+    puzzle: &Puzzle,
+    opts: &CnfOptions,
+    scratch: &mut Scratch,
+    budget: &Budget,
+) -> Result<Prepared, Interrupt> {
+    let g = puzzle.geometry();
+    let n = g.n();
+    let enc = opts.encoding;
+    if !enc.eliminates() || (puzzle.clues() == 0 && n >= 2) {
+        return Ok(Prepared::Whole);
+    }
+    let words = n.div_ceil(64);
+    let cells = g.cells();
+    let Scratch {
+        bits,
+        used,
+        fixed,
+        base,
+        singles,
+        ..
+    } = scratch;
+    fixed.clear();
+    fixed.extend_from_slice(puzzle.givens());
+    used.clear();
+    used.resize(g.house_count() * words, 0);
+    for (c, &d) in fixed.iter().enumerate() {
+        if d != 0 {
+            let d = d as usize - 1;
+            for &h in g.houses_of(c) {
+                let w = &mut used[h as usize * words + d / 64];
+                if *w >> (d % 64) & 1 == 1 {
+                    return Ok(Prepared::Unsat); // the digit is given twice in this house
+                }
+                *w |= 1u64 << (d % 64);
+            }
+        }
+    }
+    let mut full = vec![!0u64; words];
+    if n % 64 != 0 {
+        full[words - 1] = (1u64 << (n % 64)) - 1;
+    }
+    bits.clear();
+    bits.resize(cells * words, 0);
+    for c in 0..cells {
+        if fixed[c] != 0 {
+            continue;
+        }
+        let row = &mut bits[c * words..(c + 1) * words];
+        row.copy_from_slice(&full);
+        for &h in g.houses_of(c) {
+            for (b, &u) in row.iter_mut().zip(&used[h as usize * words..]) {
+                *b &= !u;
+            }
+        }
+    }
+    if enc == CnfEncoding::Reduced {
+        let mut table = Table {
+            words,
+            bits,
+            used,
+            fixed,
+        };
+        if !propagate(g, &mut table, singles, budget)? {
+            return Ok(Prepared::Unsat);
+        }
+    }
+    base.clear();
+    base.resize(cells + 1, 0);
+    let mut k = 0u32;
+    for c in 0..cells {
+        base[c] = k;
+        if fixed[c] == 0 {
+            k += bits[c * words..(c + 1) * words]
+                .iter()
+                .map(|w| w.count_ones())
+                .sum::<u32>();
+        }
+    }
+    base[cells] = k;
+    Ok(Prepared::Open)
+}
+
+/// Collects the (house, digit) groups of house `h` from the candidate table: for each digit
+/// (0-based), the variables of its candidate cells in house order, in
+/// `lits[start[d]..start[d + 1]]`.
+fn house_groups(g: &Geometry, h: usize, scratch: &mut Scratch) {
+    let n = g.n();
+    let words = n.div_ceil(64);
+    let Scratch {
+        bits,
+        fixed,
+        base,
+        house_lits: lits,
+        house_start: start,
+        ..
+    } = scratch;
+    start.clear();
+    start.resize(n + 1, 0);
+    let house = g.house(h);
+    for &c in house {
+        let c = c as usize;
+        if fixed[c] != 0 {
+            continue;
+        }
+        for (wi, &w) in bits[c * words..(c + 1) * words].iter().enumerate() {
+            let mut m = w;
+            while m != 0 {
+                start[wi * 64 + m.trailing_zeros() as usize + 1] += 1;
+                m &= m - 1;
+            }
+        }
+    }
+    for d in 0..n {
+        start[d + 1] += start[d];
+    }
+    lits.clear();
+    lits.resize(start[n] as usize, 0);
+    for &c in house {
+        let c = c as usize;
+        if fixed[c] != 0 {
+            continue;
+        }
+        let mut v = base[c] as i32;
+        for (wi, &w) in bits[c * words..(c + 1) * words].iter().enumerate() {
+            let mut m = w;
+            while m != 0 {
+                let d = wi * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                v += 1;
+                lits[start[d] as usize] = v;
+                start[d] += 1;
+            }
+        }
+    }
+    // `start[d]` now ends digit d's group: shift back to starts.
+    for d in (1..=n).rev() {
+        start[d] = start[d - 1];
+    }
+    start[0] = 0;
+}
+
+/// Whether digit `d` (0-based) is placed in house `h`.
+fn placed(scratch: &Scratch, words: usize, h: usize, d: usize) -> bool {
+    scratch.used[h * words + d / 64] >> (d % 64) & 1 == 1
+}
+
+fn count_open(g: &Geometry, opts: &CnfOptions, scratch: &mut Scratch) -> SizeStats {
+    let n = g.n();
+    let words = n.div_ceil(64);
+    let mut t = Tally {
+        opts,
+        sizes: AmoSizes::new(opts.amo),
+        s: SizeStats::default(),
+    };
+    t.s.vars = scratch.base[g.cells()] as u64;
+    for c in 0..g.cells() {
+        if scratch.fixed[c] == 0 {
+            t.cell((scratch.base[c + 1] - scratch.base[c]) as usize, 1);
+        }
+    }
+    for h in 0..g.house_count() {
+        house_groups(g, h, scratch);
+        for d in 0..n {
+            if !placed(scratch, words, h, d) {
+                let k = scratch.house_start[d + 1] - scratch.house_start[d];
+                t.house(k as usize, 1);
+            }
+        }
+    }
+    t.s
+}
+
+/// Encodes `puzzle` with `opts` into `sink`: every clause goes to the sink as it is made.
+/// With `limits.max_literals` the exact size is counted first and a formula over the bound
+/// is refused before anything is emitted ([`EncodeStop::TooLarge`]); the budget is read
+/// during propagation and every [`CHECK_EVERY_LITERALS`] literals.
+pub fn encode_into<S: ClauseSink + ?Sized>(
     puzzle: &Puzzle,
     opts: &CnfOptions,
     sink: &mut S,
     scratch: &mut Scratch,
-) -> (CnfInfo, u32, Vec<i32>) {
+    limits: &EncodeLimits,
+) -> Result<Encoded, EncodeStop> {
     let g = puzzle.geometry();
     let n = g.n();
     let cells = g.cells();
     let givens = puzzle.givens();
-    let optimized = opts.encoding == CnfEncoding::Optimized;
-
-    let x = &mut scratch.x;
-    x.clear();
-    let map;
-    let mut unsat = false;
-    if optimized {
-        // Decide x(c, d) true for each given and x(c, e) (e != d), x(peer, d) false. A
-        // variable decided both ways can only be x(c, d) of a given whose digit is also given
-        // in a peer (givens that clash): the peers are marked first, then each given's own
-        // variable is checked. (Which way such a variable ends does not matter: decided either
-        // way, it gets no variable, and the formula is the empty clause.)
-        const UNDECIDED: i32 = 1; // a placeholder until the numbering below
-        x.resize(cells * n, UNDECIDED);
-        for (c, &d) in givens.iter().enumerate() {
-            if d != 0 {
-                let d = d as usize;
-                for &h in g.houses_of(c) {
-                    for &p in g.house(h as usize) {
-                        if p as usize != c {
-                            x[p as usize * n + d - 1] = FALSE;
+    let prepared =
+        prepare(puzzle, opts, scratch, &limits.budget).map_err(EncodeStop::Interrupted)?;
+    let size = match prepared {
+        Prepared::Whole => size_whole(g, opts, units(puzzle, opts)),
+        Prepared::Unsat => SizeStats {
+            vars: 0,
+            clauses: 1,
+            literals: 0,
+        },
+        Prepared::Open => count_open(g, opts, scratch),
+    };
+    if let Some(bound) = limits.max_literals {
+        if size.literals > bound {
+            return Err(EncodeStop::TooLarge {
+                literals: size.literals,
+                bound,
+            });
+        }
+    }
+    let whole = matches!(prepared, Prepared::Whole);
+    let fixed = if whole {
+        givens.to_vec()
+    } else {
+        scratch.fixed.clone()
+    };
+    let map = match prepared {
+        Prepared::Whole if !opts.encoding.eliminates() => VarMap::Formula { n },
+        Prepared::Open | Prepared::Whole => {
+            // Explicit map: the open cells' candidates in (cell, digit) order.
+            let mut pairs = std::mem::take(&mut scratch.pairs);
+            pairs.clear();
+            let mut cell_start = Vec::new();
+            if whole {
+                pairs.extend((0..cells as u32).flat_map(|c| (1..=n as u16).map(move |d| (c, d))));
+                cell_start.extend((0..=cells as u32).map(|c| c * n as u32));
+            } else {
+                let words = n.div_ceil(64);
+                pairs.reserve(scratch.base[cells] as usize);
+                for c in 0..cells {
+                    if scratch.fixed[c] != 0 {
+                        continue;
+                    }
+                    for (wi, &w) in scratch.bits[c * words..(c + 1) * words].iter().enumerate() {
+                        let mut m = w;
+                        while m != 0 {
+                            pairs.push((
+                                c as u32,
+                                (wi * 64 + m.trailing_zeros() as usize) as u16 + 1,
+                            ));
+                            m &= m - 1;
                         }
                     }
                 }
+                cell_start.extend_from_slice(&scratch.base);
+            }
+            let by_cell = (1..=pairs.len() as u32).collect();
+            VarMap::Explicit {
+                n,
+                pairs,
+                by_cell,
+                cell_start,
             }
         }
-        for (c, &d) in givens.iter().enumerate() {
-            if d != 0 {
-                let d = d as usize;
-                unsat |= x[c * n + d - 1] == FALSE;
-                let row = &mut x[c * n..(c + 1) * n];
-                row.fill(FALSE);
-                row[d - 1] = TRUE;
-            }
-        }
-        // Number the undecided pairs in (cell, digit) order.
-        let (mut pairs, mut inverse) = std::mem::take(&mut scratch.map);
-        pairs.clear();
-        pairs.resize(cells * n, (0, 0));
-        inverse.clear();
-        inverse.resize(cells * n, 0);
-        let mut k = 0;
-        for (c, (xs, inv)) in x
-            .chunks_exact_mut(n)
-            .zip(inverse.chunks_exact_mut(n))
-            .enumerate()
-        {
-            for (d, (v, i)) in xs.iter_mut().zip(inv).enumerate() {
-                let undecided = *v == UNDECIDED;
-                pairs[k] = (c as u32, d as u16 + 1);
-                k += undecided as usize;
-                if undecided {
-                    *v = k as i32;
-                    *i = k as u32;
-                }
-            }
-        }
-        pairs.truncate(k);
-        map = VarMap::Explicit { n, pairs, inverse };
-    } else {
-        x.extend(1..=(cells * n) as i32);
-        map = VarMap::Formula { n };
-    }
+        Prepared::Unsat => VarMap::explicit(n, Vec::new()),
+    };
     let primary = map.primary() as i32;
-
+    let info = CnfInfo {
+        geometry: puzzle.shared_geometry().clone(),
+        givens: givens.to_vec(),
+        fixed,
+        options: *opts,
+        map,
+    };
     let mut b = Builder {
         next_var: primary,
         sink,
         dedup: opts.dedup.then(Dedup::default),
+        clauses: 0,
+        literals: 0,
+        next_check: CHECK_EVERY_LITERALS,
+        budget: &limits.budget,
+        stop: None,
     };
-    let info = CnfInfo {
-        geometry: puzzle.shared_geometry().clone(),
-        givens: givens.to_vec(),
-        options: *opts,
-        map,
+    let done = |b: Builder<'_, S>, info: CnfInfo, assumptions: Vec<i32>, unsat: bool| Encoded {
+        info,
+        num_vars: b.next_var as u32,
+        assumptions,
+        size: SizeStats {
+            vars: b.next_var as u64,
+            clauses: b.clauses,
+            literals: b.literals,
+        },
+        trivially_unsat: unsat,
     };
-    if unsat {
-        // Givens that clash: the elimination decided some variable both ways.
+    if matches!(prepared, Prepared::Unsat) {
         b.clause(&[]);
-        return (info, 0, Vec::new());
+        return Ok(done(b, info, Vec::new(), true));
     }
-
-    // The groups, each once: the undecided literals of every cell (digits 1..=N) and of every
-    // (house, digit) (cells in house order); a group with a true literal is satisfied and
-    // left out (it only happens in `optimized`, where its other literals are all false).
-    let Scratch {
-        x,
-        cell_lits,
-        cell_ends,
-        house_lits,
-        house_ends,
-        ..
-    } = scratch;
-    cell_lits.clear();
-    cell_ends.clear();
-    house_lits.clear();
-    house_ends.clear();
-    if optimized {
-        // A group holds a true literal exactly when it holds a given: a given cell, or a
-        // (house, digit) with the digit given in the house; those are left out. The other
-        // groups hold variables and false literals only; the variables are kept, in order.
-        cell_lits.resize(cells * n, 0);
-        let mut len = 0;
-        for (c, &d) in givens.iter().enumerate() {
-            if d == 0 {
-                for &v in &x[c * n..(c + 1) * n] {
-                    cell_lits[len] = v;
-                    len += (v > 0) as usize;
-                }
-                cell_ends.push(len);
-            }
-        }
-        cell_lits.truncate(len);
-        house_lits.resize(g.house_count() * n * n, 0);
-        let mut len = 0;
-        for h in 0..g.house_count() {
-            let house = g.house(h);
-            let mut given = [false; 65];
-            let given = if n < given.len() {
-                &mut given[..]
-            } else {
-                &mut vec![false; n + 1][..]
-            };
-            for &c in house {
-                given[givens[c as usize] as usize] = true;
-            }
-            for d in 0..n {
-                if given[d + 1] {
-                    continue;
-                }
-                for &c in house {
-                    let v = x[c as usize * n + d];
-                    house_lits[len] = v;
-                    len += (v > 0) as usize;
-                }
-                house_ends.push(len);
-            }
-        }
-        house_lits.truncate(len);
-    } else {
-        // Nothing decided: every group is whole.
-        cell_lits.extend_from_slice(x);
-        cell_ends.extend((1..=cells).map(|c| c * n));
-        for h in 0..g.house_count() {
-            let house = g.house(h);
-            for d in 1..=n as i32 {
-                house_lits.extend(house.iter().map(|&c| c as i32 * n as i32 + d));
-                house_ends.push(house_lits.len());
-            }
-        }
-    }
-    fn slices<'a>(lits: &'a [i32], ends: &'a [usize]) -> impl Iterator<Item = &'a [i32]> + 'a {
-        let mut start = 0;
-        ends.iter().map(move |&e| {
-            let s = &lits[start..e];
-            start = e;
-            s
-        })
-    }
+    b.sink
+        .reserve(size.clauses as usize, size.literals as usize);
     let amo = opts.amo;
-    let (cells_g, houses_g) = (
-        || slices(cell_lits, cell_ends),
-        || slices(house_lits, house_ends),
-    );
+    let enc = opts.encoding;
+    let stop = |b: &Builder<'_, S>| EncodeStop::Interrupted(b.stop.unwrap_or(Interrupt::Time));
 
-    // Size of the formula from the group sizes, so that the clause store never grows.
-    {
-        // (clauses, literals) of the AMO of a group of k, k <= N (closed form for pairwise).
-        let mut memo: Vec<Option<(u64, u64)>> = Vec::new();
-        let mut size = |k: usize| -> (u64, u64) {
-            if amo == Amo::Pairwise {
-                let k = k as u64;
-                return (k * k.saturating_sub(1) / 2, k * k.saturating_sub(1));
+    // 1. each cell holds at least one digit; 2. at most one. A cell's variables are
+    // consecutive: `c*N+1 ..= c*N+N` when nothing is eliminated, else those of its live
+    // candidates (cells decided before encoding have none).
+    let mut group = std::mem::take(&mut scratch.group);
+    for pass in 0..2 {
+        if pass == 1 && !enc.cell_amo() {
+            break;
+        }
+        for c in 0..cells {
+            let (first, last) = if whole {
+                ((c * n) as i32 + 1, ((c + 1) * n) as i32)
+            } else if scratch.fixed[c] == 0 {
+                (scratch.base[c] as i32 + 1, scratch.base[c + 1] as i32)
+            } else {
+                continue;
+            };
+            group.clear();
+            group.extend(first..=last);
+            if pass == 0 {
+                b.clause(&group);
+            } else {
+                b.amo(amo, &group);
             }
-            if memo.is_empty() {
-                memo.resize(n + 1, None);
-            }
-            *memo[k].get_or_insert_with(|| {
-                let (_, c, l) = crate::cnf::amo::size(amo, k);
-                (c, l)
-            })
-        };
-        let (mut nc, mut nl) = (0u64, 0u64);
-        for c in cells_g() {
-            nc += 1;
-            nl += c.len() as u64;
-            if opts.encoding.cell_amo() {
-                let (sc, sl) = size(c.len());
-                nc += sc;
-                nl += sl;
+            if b.spent() {
+                scratch.group = group;
+                return Err(stop(&b));
             }
         }
-        for c in houses_g() {
-            if opts.encoding.house_alo() {
-                nc += 1;
-                nl += c.len() as u64;
+    }
+    if whole {
+        // 3. each digit at most once per house; 4. at least once
+        for pass in 0..2 {
+            if pass == 1 && !enc.house_alo() {
+                break;
             }
-            let (sc, sl) = size(c.len());
-            nc += sc;
-            nl += sl;
+            for h in 0..g.house_count() {
+                let house = g.house(h);
+                for d in 1..=n as i32 {
+                    group.clear();
+                    group.extend(house.iter().map(|&c| c as i32 * n as i32 + d));
+                    if pass == 0 {
+                        b.amo(amo, &group);
+                    } else {
+                        b.clause(&group);
+                    }
+                }
+                if b.spent() {
+                    scratch.group = group;
+                    return Err(stop(&b));
+                }
+            }
         }
-        let units = if optimized { 0 } else { puzzle.clues() };
-        b.sink.reserve(nc as usize + units, nl as usize + units);
-    }
-
-    // 1. each cell holds at least one digit
-    for c in cells_g() {
-        b.clause(c);
-    }
-    // 2. each cell holds at most one digit
-    if opts.encoding.cell_amo() {
-        for c in cells_g() {
-            b.amo(amo, c);
+    } else {
+        let words = n.div_ceil(64);
+        // 3. and 4.: the (house, digit) groups of the digits not placed in the house.
+        for pass in 0..2 {
+            if pass == 1 && !enc.house_alo() {
+                break;
+            }
+            for h in 0..g.house_count() {
+                house_groups(g, h, scratch);
+                for d in 0..n {
+                    if placed(scratch, words, h, d) {
+                        continue;
+                    }
+                    let grp = &scratch.house_lits
+                        [scratch.house_start[d] as usize..scratch.house_start[d + 1] as usize];
+                    if pass == 0 {
+                        b.amo(amo, grp);
+                    } else {
+                        b.clause(grp);
+                    }
+                }
+                if b.spent() {
+                    return Err(stop(&b));
+                }
+            }
         }
     }
-    // 3. each digit at most once per house
-    for c in houses_g() {
-        b.amo(amo, c);
-    }
-    // 4. each digit at least once per house
-    if opts.encoding.house_alo() {
-        for c in houses_g() {
-            b.clause(c);
-        }
-    }
+    scratch.group = group;
     // 5. givens
     let mut assumptions = Vec::new();
-    if !optimized {
+    if !enc.eliminates() {
         for (c, &d) in givens.iter().enumerate() {
             if d != 0 {
                 let l = (c * n + d as usize) as i32;
@@ -494,6 +773,5 @@ fn build_with<S: Sink>(
             }
         }
     }
-    let num_vars = b.next_var as u32;
-    (info, num_vars, assumptions)
+    Ok(done(b, info, assumptions, false))
 }

@@ -9,6 +9,7 @@
 //! - optimized (Kwon & Jain 2006): the (cell, digit) pairs the givens leave undecided, in
 //!   row-major (cell, digit) order, are numbered `1..=k`; auxiliary variables follow. The map
 //!   is explicit ([`VarMap::Explicit`]).
+//! - reduced: the same over the candidates that naked and hidden singles leave.
 
 use super::options::CnfOptions;
 use crate::puzzle::{Geometry, Grid};
@@ -104,23 +105,45 @@ impl Clauses {
 pub enum VarMap {
     /// `var = cell * N + digit` for `var` in `1..=N^3`.
     Formula { n: usize },
-    /// `pairs[var - 1] = (cell, digit)` for `var` in `1..=pairs.len()`.
+    /// `pairs[var - 1] = (cell, digit)` for `var` in `1..=pairs.len()`. The inverse is
+    /// indexed by cell, not by (cell, digit), so that its size follows the variables (few
+    /// after elimination), not `N^3`.
     Explicit {
         n: usize,
         pairs: Vec<(u32, u16)>,
-        /// `inverse[cell * N + digit - 1]` = var, 0 when the pair has no variable.
-        inverse: Vec<u32>,
+        /// The variables sorted by (cell, digit): those of `cell` are
+        /// `by_cell[cell_start[cell]..cell_start[cell + 1]]`.
+        by_cell: Vec<u32>,
+        cell_start: Vec<u32>,
     },
 }
 
 impl VarMap {
-    /// An explicit map from its pairs (in variable order).
+    /// An explicit map from its pairs (in variable order; any order of cells).
     pub fn explicit(n: usize, pairs: Vec<(u32, u16)>) -> Self {
-        let mut inverse = vec![0u32; n * n * n];
-        for (i, &(cell, d)) in pairs.iter().enumerate() {
-            inverse[cell as usize * n + d as usize - 1] = i as u32 + 1;
+        let mut cell_start = vec![0u32; n * n + 1];
+        for &(cell, _) in &pairs {
+            cell_start[cell as usize + 1] += 1;
         }
-        VarMap::Explicit { n, pairs, inverse }
+        for c in 0..n * n {
+            cell_start[c + 1] += cell_start[c];
+        }
+        let mut next = cell_start.clone();
+        let mut by_cell = vec![0u32; pairs.len()];
+        for (i, &(cell, _)) in pairs.iter().enumerate() {
+            by_cell[next[cell as usize] as usize] = i as u32 + 1;
+            next[cell as usize] += 1;
+        }
+        for c in 0..n * n {
+            by_cell[cell_start[c] as usize..cell_start[c + 1] as usize]
+                .sort_unstable_by_key(|&v| pairs[v as usize - 1].1);
+        }
+        VarMap::Explicit {
+            n,
+            pairs,
+            by_cell,
+            cell_start,
+        }
     }
 
     /// Number of (cell, digit) variables: they are `1..=primary()`; the rest are auxiliary.
@@ -148,14 +171,21 @@ impl VarMap {
         }
     }
 
-    /// Variable of (cell, digit), `None` when the pair has none (decided by the givens).
+    /// Variable of (cell, digit), `None` when the pair has none (decided before encoding).
     pub fn var(&self, cell: usize, digit: u16) -> Option<u32> {
         match self {
             VarMap::Formula { n } => Some((cell * n + digit as usize) as u32),
-            VarMap::Explicit { n, inverse, .. } => match inverse[cell * n + digit as usize - 1] {
-                0 => None,
-                v => Some(v),
-            },
+            VarMap::Explicit {
+                pairs,
+                by_cell,
+                cell_start,
+                ..
+            } => {
+                let vars = &by_cell[cell_start[cell] as usize..cell_start[cell + 1] as usize];
+                vars.binary_search_by_key(&digit, |&v| pairs[v as usize - 1].1)
+                    .ok()
+                    .map(|i| vars[i])
+            }
         }
     }
 }
@@ -166,8 +196,27 @@ impl VarMap {
 pub struct CnfInfo {
     pub geometry: Arc<Geometry>,
     pub givens: Grid,
+    /// The cells decided before encoding: the givens, plus with `reduced` what propagation
+    /// placed. A model decodes to these plus its variables' digits.
+    pub fixed: Grid,
     pub options: CnfOptions,
     pub map: VarMap,
+}
+
+impl CnfInfo {
+    /// The clause that excludes `grid` from further models: the negation of its (cell, digit)
+    /// variables over the cells not decided before encoding (the others are the same in
+    /// every model). `None` if `grid` has such a pair without a variable, which a decoded
+    /// model never has. An empty clause means no other grid is possible.
+    pub fn blocking_clause(&self, grid: &[u16]) -> Option<Vec<i32>> {
+        let mut clause = Vec::new();
+        for (cell, (&f, &d)) in self.fixed.iter().zip(grid).enumerate() {
+            if f == 0 {
+                clause.push(-(self.map.var(cell, d)? as i32));
+            }
+        }
+        Some(clause)
+    }
 }
 
 /// A CNF formula for a puzzle: clauses, assumptions and meaning.
@@ -182,17 +231,8 @@ pub struct Cnf {
 }
 
 impl Cnf {
-    /// The clause that excludes `grid` from further models: the negation of its (cell, digit)
-    /// variables over the cells that are not given (given cells are fixed in every model).
-    /// `None` if `grid` has a (cell, digit) pair without a variable, which a decoded model
-    /// never has. An empty clause means no other grid is possible.
+    /// [`CnfInfo::blocking_clause`].
     pub fn blocking_clause(&self, grid: &[u16]) -> Option<Vec<i32>> {
-        let mut clause = Vec::new();
-        for (cell, (&g, &d)) in self.info.givens.iter().zip(grid).enumerate() {
-            if g == 0 {
-                clause.push(-(self.info.map.var(cell, d)? as i32));
-            }
-        }
-        Some(clause)
+        self.info.blocking_clause(grid)
     }
 }

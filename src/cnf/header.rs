@@ -10,6 +10,7 @@
 //! c geometry 9 box 3x3 diagonals no    (or: c geometry 9 regions diagonals yes)
 //! c regions 1 1 1 2 2 ...              (jigsaw only: region of each cell, 1-based, row-major)
 //! c puzzle 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
+//! c fixed 4.....8.5.3....       (reduced only: givens + cells placed by propagation, same form)
 //! c map formula var = (row-1)*N*N + (col-1)*N + digit, vars 1..729
 //! c map 17 1 3 5                       (explicit map: var row col digit, 1-based)
 //! c primary 729                        (vars 1..=primary are (cell, digit); the rest aux)
@@ -57,24 +58,10 @@ pub fn header_lines(info: &CnfInfo, assumptions: &[i32]) -> Vec<String> {
             out.push(line);
         }
     }
-    let mut line = String::from("puzzle ");
-    if n <= SYMBOLS.len() {
-        line.extend(info.givens.iter().map(|&d| {
-            if d == 0 {
-                '.'
-            } else {
-                SYMBOLS[d as usize - 1] as char
-            }
-        }));
-    } else {
-        for (i, d) in info.givens.iter().enumerate() {
-            if i > 0 {
-                line.push(' ');
-            }
-            let _ = write!(line, "{d}");
-        }
+    out.push(grid_line("puzzle", &info.givens, n));
+    if info.fixed != info.givens {
+        out.push(grid_line("fixed", &info.fixed, n));
     }
-    out.push(line);
     match &info.map {
         VarMap::Formula { n } => out.push(format!(
             "map formula var = (row-1)*N*N + (col-1)*N + digit, vars 1..{}",
@@ -104,6 +91,28 @@ pub fn header_lines(info: &CnfInfo, assumptions: &[i32]) -> Vec<String> {
     out
 }
 
+/// `key` and a grid in the puzzle line's form.
+fn grid_line(key: &str, grid: &[u16], n: usize) -> String {
+    let mut line = format!("{key} ");
+    if n <= SYMBOLS.len() {
+        line.extend(grid.iter().map(|&d| {
+            if d == 0 {
+                '.'
+            } else {
+                SYMBOLS[d as usize - 1] as char
+            }
+        }));
+    } else {
+        for (i, d) in grid.iter().enumerate() {
+            if i > 0 {
+                line.push(' ');
+            }
+            let _ = write!(line, "{d}");
+        }
+    }
+    line
+}
+
 /// What the header comments of a DIMACS file say.
 #[derive(Clone, Debug)]
 pub struct Header {
@@ -121,6 +130,7 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
     let mut geometry: Option<Shape> = None;
     let mut regions: Option<Vec<u16>> = None;
     let mut puzzle_text: Option<(usize, String)> = None;
+    let mut fixed_text: Option<(usize, String)> = None;
     let mut formula_map = false;
     let mut pairs: Vec<(usize, u32, u32, u32, u32)> = Vec::new();
     let mut assumptions = Vec::new();
@@ -142,7 +152,7 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
             }
             "amo" if !rest.is_empty() => opts.amo = rest[0].parse().map_err(err)?,
             "givens" if !rest.is_empty() => match rest[0] {
-                "eliminated" => {}
+                "eliminated" | "propagated" => {}
                 m => opts.givens = m.parse::<GivensMode>().map_err(err)?,
             },
             "dedup" if !rest.is_empty() => {
@@ -179,6 +189,7 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
                 regions = Some(r?);
             }
             "puzzle" => puzzle_text = Some((*line, rest.join(" "))),
+            "fixed" => fixed_text = Some((*line, rest.join(" "))),
             "map" if rest.first() == Some(&"formula") => formula_map = true,
             "map" => {
                 if rest.len() != 4 {
@@ -219,6 +230,18 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
     .with_diagonals(diag);
     let (pline, ptext) = puzzle_text.ok_or("no `c puzzle` comment")?;
     let givens = parse_givens(n, &ptext).map_err(|m| format!("line {pline}: {m}"))?;
+    let fixed = match fixed_text {
+        None => givens.clone(),
+        Some((fline, ftext)) => {
+            let fixed = parse_givens(n, &ftext).map_err(|m| format!("line {fline}: {m}"))?;
+            if givens.iter().zip(&fixed).any(|(&g, &f)| g != 0 && g != f) {
+                return Err(format!(
+                    "line {fline}: the fixed cells disagree with the puzzle's givens"
+                ));
+            }
+            fixed
+        }
+    };
     let map = if formula_map {
         VarMap::Formula { n }
     } else {
@@ -254,6 +277,7 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
         info: CnfInfo {
             geometry: Arc::new(geometry),
             givens,
+            fixed,
             options: opts,
             map,
         },

@@ -9,17 +9,26 @@
 //! # Public API (summary)
 //!
 //! ```text
-//! CnfEncoding { Minimal, Efficient, Extended (default), Optimized }   FromStr, as_str()
-//! Amo { Pairwise (default), Sequential, Binary, Product, Commander(3) } FromStr, as_str()
+//! CnfEncoding { Minimal, Efficient, Extended (default), Optimized, Reduced }   FromStr, as_str()
+//! Amo { Auto (default), Pairwise, Sequential, Binary, Product, Commander(3), Bimander(2) }
+//!     FromStr, as_str(), for_group(k)
 //! GivensMode { Units (default), Assumptions }                         FromStr, as_str()
 //! CnfOptions { encoding, amo, givens, dedup: bool }                   check() -> Result<(), String>
 //!
 //! encode(&Puzzle, &CnfOptions) -> Cnf
 //! encode_with(&Puzzle, &CnfOptions, &mut Scratch) -> Cnf   (same formula, memory reused;
 //!     Scratch::new(), scratch.recycle(cnf) hands a finished formula's storage back)
+//! trait ClauseSink { add_clause(&[i32]), reserve(clauses, literals), add_pairwise(&[i32]) }
+//!     implemented by Clauses, Counter and every `dyn SatBackend`
+//! encode_into(&Puzzle, &CnfOptions, &mut impl ClauseSink, &mut Scratch, &EncodeLimits)
+//!     -> Result<Encoded { info, num_vars, assumptions, size, trivially_unsat }, EncodeStop>
+//!     EncodeLimits { max_literals: Option<u64>, budget: Budget }   (budget read every 2^20 literals)
+//!     EncodeStop::{TooLarge { literals, bound }, Interrupted(Interrupt)}
+//! count(&Puzzle, &CnfOptions, &mut Scratch) -> SizeStats   (exact, nothing emitted)
 //! Cnf { info: CnfInfo, num_vars: u32, clauses: Clauses, assumptions: Vec<i32> }
 //!     cnf.blocking_clause(&grid) -> Option<Vec<i32>>
-//! CnfInfo { geometry: Arc<Geometry>, givens: Grid, options: CnfOptions, map: VarMap }
+//! CnfInfo { geometry, givens: Grid, fixed: Grid, options: CnfOptions, map: VarMap }
+//!     info.blocking_clause(&grid) -> Option<Vec<i32>>
 //! VarMap::{Formula { n }, Explicit { .. }}: primary(), cell_digit(var), var(cell, digit)
 //! Clauses: len(), literals(), get(i), iter(), push(&[i32])
 //!
@@ -55,6 +64,8 @@ pub mod formula;
 pub mod header;
 mod model;
 mod options;
+pub mod singles;
+mod sink;
 mod size;
 
 pub use amo::Amo;
@@ -63,11 +74,15 @@ pub use backend::{
 };
 pub use decode::{check_model, decode, decode_checked, DecodeError};
 pub use dimacs::{read_dimacs, read_dimacs_str, write_clauses, write_dimacs, Dimacs, SyntaxError};
-pub use encode::{encode, encode_with, Scratch};
+pub use encode::{
+    count, encode, encode_into, encode_with, size_whole, EncodeLimits, EncodeStop, Encoded,
+    Scratch, CHECK_EVERY_LITERALS,
+};
 pub use formula::{Clauses, Cnf, CnfInfo, VarMap};
 pub use header::{parse_header, Header};
 pub use model::{read_model, Model, SolverAnswer};
 pub use options::{CnfEncoding, CnfOptions, GivensMode};
+pub use sink::{ClauseSink, Counter};
 pub use size::{size_stats, size_stats_empty, SizeStats};
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //!
 //! - I. Lynce and J. Ouaknine, "Sudoku as a SAT problem", AIMATH 2006.
 //! - G. Kwon and H. Jain, "Optimized CNF encoding for Sudoku puzzles", LPAR 2006.
+//! - `reduced`: naked and hidden singles before encoding, see [`super::singles`].
 
 use super::amo::Amo;
 use std::fmt;
@@ -24,14 +25,19 @@ pub enum CnfEncoding {
     /// by the givens removed, satisfied clauses dropped, false literals deleted, variables
     /// renumbered with an explicit map back to (cell, digit).
     Optimized,
+    /// Naked and hidden singles to a fixpoint first, then the extended encoding over the
+    /// candidates left only (see [`crate::cnf::singles`]): the propagation-first reduction
+    /// of rkkautsar/sudoku-solver. A clash found by propagation is the empty clause.
+    Reduced,
 }
 
 impl CnfEncoding {
-    pub const ALL: [CnfEncoding; 4] = [
+    pub const ALL: [CnfEncoding; 5] = [
         CnfEncoding::Minimal,
         CnfEncoding::Efficient,
         CnfEncoding::Extended,
         CnfEncoding::Optimized,
+        CnfEncoding::Reduced,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -40,6 +46,7 @@ impl CnfEncoding {
             CnfEncoding::Efficient => "efficient",
             CnfEncoding::Extended => "extended",
             CnfEncoding::Optimized => "optimized",
+            CnfEncoding::Reduced => "reduced",
         }
     }
 
@@ -50,7 +57,16 @@ impl CnfEncoding {
 
     /// Whether the formula states "each digit at least once per house".
     pub fn house_alo(self) -> bool {
-        matches!(self, CnfEncoding::Extended | CnfEncoding::Optimized)
+        matches!(
+            self,
+            CnfEncoding::Extended | CnfEncoding::Optimized | CnfEncoding::Reduced
+        )
+    }
+
+    /// Whether the givens (and for `reduced` what propagation decides) are removed from the
+    /// formula before encoding, with an explicit variable map.
+    pub fn eliminates(self) -> bool {
+        matches!(self, CnfEncoding::Optimized | CnfEncoding::Reduced)
     }
 }
 
@@ -68,7 +84,7 @@ impl FromStr for CnfEncoding {
             .into_iter()
             .find(|e| e.as_str() == s)
             .ok_or_else(|| {
-                format!("unknown encoding {s:?} (known: minimal, efficient, extended, optimized)")
+                format!("unknown encoding {s:?} (known: minimal, efficient, extended, optimized, reduced)")
             })
     }
 }
@@ -119,7 +135,8 @@ impl FromStr for GivensMode {
 pub struct CnfOptions {
     pub encoding: CnfEncoding,
     pub amo: Amo,
-    /// Ignored by `optimized`, which eliminates the givens (see [`CnfOptions::check`]).
+    /// Ignored by `optimized` and `reduced`, which eliminate the givens (see
+    /// [`CnfOptions::check`]).
     pub givens: GivensMode,
     /// Drop clauses that are already in the formula (same literal set). Off by default so
     /// that the pairwise encodings have the published sizes, which count the clauses of box
@@ -128,23 +145,25 @@ pub struct CnfOptions {
 }
 
 impl CnfOptions {
-    /// Rejects combinations that do not make sense: `optimized` with givens as assumptions.
+    /// Rejects combinations that do not make sense: `optimized` or `reduced` with givens as
+    /// assumptions.
     pub fn check(&self) -> Result<(), String> {
-        if self.encoding == CnfEncoding::Optimized && self.givens == GivensMode::Assumptions {
-            return Err(
-                "encoding optimized eliminates the givens: givens=assumptions does not apply"
-                    .into(),
-            );
+        if self.encoding.eliminates() && self.givens == GivensMode::Assumptions {
+            return Err(format!(
+                "encoding {} eliminates the givens: givens=assumptions does not apply",
+                self.encoding
+            ));
         }
         Ok(())
     }
 
-    /// Name of how the givens enter the formula: `units`, `assumptions` or `eliminated`.
+    /// Name of how the givens enter the formula: `units`, `assumptions`, `eliminated`
+    /// (optimized) or `propagated` (reduced).
     pub fn givens_str(&self) -> &'static str {
-        if self.encoding == CnfEncoding::Optimized {
-            "eliminated"
-        } else {
-            self.givens.as_str()
+        match self.encoding {
+            CnfEncoding::Optimized => "eliminated",
+            CnfEncoding::Reduced => "propagated",
+            _ => self.givens.as_str(),
         }
     }
 }

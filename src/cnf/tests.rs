@@ -449,3 +449,101 @@ fn encode_with_reused_scratch_equals_encode() {
         }
     }
 }
+
+/// `stats`'s counts (closed form for an empty grid, from the groups otherwise, nothing
+/// emitted) equal what the encoder emits, variables included: every encoding and AMO, sides 1
+/// to 16, X and jigsaw, and puzzles with givens.
+#[test]
+fn closed_form_counts_equal_materialised_counts() {
+    let mut puzzles: Vec<Puzzle> = [1usize, 2, 3, 4, 6, 8, 9, 12, 16]
+        .into_iter()
+        .map(|n| Puzzle::empty(Arc::new(Geometry::square(n).unwrap())))
+        .collect();
+    puzzles.push(Puzzle::empty(Arc::new(
+        Geometry::square(9).unwrap().with_diagonals(true),
+    )));
+    puzzles.push(Puzzle::empty(Arc::new(
+        Geometry::jigsaw(4, vec![0, 0, 1, 1, 0, 2, 1, 1, 0, 2, 3, 3, 2, 2, 3, 3]).unwrap(),
+    )));
+    puzzles.extend(lines81("norvig-top95.txt").into_iter().take(2));
+    puzzles.extend(lines81("examples/jigsaw-9x9.txt").into_iter().take(1));
+    for p in &puzzles {
+        for e in CnfEncoding::ALL {
+            for amo in Amo::ALL.into_iter().chain([Amo::Bimander(3)]) {
+                let o = opts(e, amo, false);
+                let counted = size_stats(p, &o);
+                let emitted = size::size_emitted(p, &o);
+                assert_eq!(counted, emitted, "{} {e} {amo}", p.n());
+                let cnf = encode(p, &o);
+                assert_eq!(counted.vars, cnf.num_vars as u64);
+            }
+        }
+    }
+}
+
+/// `reduced` writes the cells that propagation placed into the header (`c fixed`), so that
+/// `decode` maps a model of the smaller formula back to the full grid.
+#[test]
+fn reduced_round_trip_decodes_the_full_grid() {
+    let puzzles = lines81("norvig-top95.txt");
+    for p in puzzles.iter().take(4) {
+        let o = opts(CnfEncoding::Reduced, Amo::Auto, false);
+        let cnf = encode(p, &o);
+        let opt = encode(p, &opts(CnfEncoding::Optimized, Amo::Auto, false));
+        assert!(cnf.num_vars <= opt.num_vars);
+        assert!(cnf.info.fixed.iter().filter(|&&d| d != 0).count() >= p.clues());
+        let d = round_trip(&cnf);
+        let mut b = make_backend("batsat").unwrap();
+        b.add_cnf(&cnf);
+        let SatAnswer::Sat(m) = b.solve(&[], &Budget::default()).unwrap() else {
+            panic!("not sat")
+        };
+        let grid = decode_checked(&d, &m).unwrap();
+        p.check_solution(&grid).unwrap();
+        // Every placed cell agrees with the solution (the puzzles are unique).
+        for (&f, &g) in cnf.info.fixed.iter().zip(&grid) {
+            assert!(f == 0 || f == g);
+        }
+    }
+    // A clash that only propagation finds: the empty clause, no variable.
+    let g = Arc::new(Geometry::square(4).unwrap());
+    // Row 1: 1 2 3 . ; r2c4 = 4: r1c4 must be 4 (naked single), clash with r2c4.
+    let mut givens = vec![0u16; 16];
+    givens[..3].copy_from_slice(&[1, 2, 3]);
+    givens[7] = 4;
+    let p = Puzzle::new(g, givens).unwrap();
+    assert!(p.clash().is_none());
+    let cnf = encode(&p, &opts(CnfEncoding::Reduced, Amo::Auto, false));
+    assert_eq!(cnf.clauses.len(), 1);
+    assert!(cnf.clauses.get(0).is_empty());
+    assert_eq!(cnf.num_vars, 0);
+}
+
+/// The budget stops the encoder: a deadline already passed ends a large encoding early.
+#[test]
+fn encoding_stops_at_the_deadline() {
+    let p = Puzzle::empty(Arc::new(Geometry::square(36).unwrap()));
+    let limits = EncodeLimits {
+        max_literals: None,
+        budget: Budget {
+            deadline: Some(std::time::Instant::now()),
+            cancel: None,
+        },
+    };
+    let mut c = Counter::default();
+    let r = encode_into(
+        &p,
+        &opts(CnfEncoding::Extended, Amo::Pairwise, false),
+        &mut c,
+        &mut Scratch::new(),
+        &limits,
+    );
+    assert_eq!(r.unwrap_err(), EncodeStop::Interrupted(Interrupt::Time));
+    let full = size_stats(&p, &opts(CnfEncoding::Extended, Amo::Pairwise, false));
+    assert!(
+        c.literals < full.literals / 2,
+        "{} of {}",
+        c.literals,
+        full.literals
+    );
+}

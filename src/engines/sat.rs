@@ -1,16 +1,19 @@
 //! The `sat` engine: the CNF reduction of [`crate::cnf`] solved by a SAT backend.
 //!
-//! Encode the puzzle (Lynce & Ouaknine 2006; Kwon & Jain 2006 for `optimized`), load it into
-//! the backend, solve, decode the model into a grid, add a clause that blocks that grid (its
+//! Encode the puzzle (Lynce & Ouaknine 2006; Kwon & Jain 2006 for `optimized`; singles first
+//! for `reduced`, see [`crate::cnf::singles`]) straight into the backend (the encoder's
+//! clauses go to the solver as they are made, no formula is stored; a formula over
+//! `max_literals`, counted exactly first, is refused), solve, decode the model into a grid, add a clause that blocks that grid (its
 //! (cell, digit) literals over the cells that are not given) and solve again, until the
 //! solution cap, unsatisfiability or a limit. Counting blocks grids, not raw models, so the
 //! counts equal the other engines' (and every grid has one model, see [`crate::cnf::decode`]).
 //!
-//! Timing: `build` is the encoding; loading the clauses into the backend and solving are
-//! `solve`. For external solvers `solve` is this thread's CPU only (writing the file, waiting);
+//! Timing: `build` is the encoding, including loading the clauses into the backend (they go
+//! in as they are made); solving is `solve`. For external solvers `solve` is this thread's CPU only (writing the file, waiting);
 //! the solver's own CPU time is the counter `solver_cpu_us`.
 //!
-//! Limits: `max_solutions` as everywhere. `time_limit` and `cancel` are honoured during search
+//! Limits: `max_solutions` as everywhere. `time_limit` and `cancel` are read by the encoder
+//! (during propagation and every 2^20 literals) and honoured during search
 //! by every backend: batsat and CaDiCaL poll them through their callbacks, varisat through its
 //! proof output (installed only when a time limit or cancel flag exists, see
 //! [`crate::cnf::backend::Varisat`]), external solvers are killed. `node_limit` counts backend
@@ -19,8 +22,8 @@
 
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Status, Stop};
 use crate::cnf::{
-    decode, encode_with, make_backend, Amo, Budget, CnfEncoding, CnfOptions, GivensMode, Interrupt,
-    SatAnswer, Scratch,
+    decode, encode_into, make_backend, Amo, Budget, CnfEncoding, CnfOptions, EncodeLimits,
+    EncodeStop, GivensMode, Interrupt, SatAnswer, Scratch,
 };
 use crate::puzzle::Puzzle;
 use incremental::{Rebuild, Reused};
@@ -44,8 +47,9 @@ pub static INFO: EngineInfo = EngineInfo {
     max_side: None,
     search_tree: false,
     capabilities: "classic, jigsaw, X (any house list); options: \
-                   encoding=minimal|efficient|extended|optimized (extended), \
-                   amo=pairwise|sequential|binary|product|commander[:K] (pairwise), \
+                   encoding=minimal|efficient|extended|optimized|reduced (extended), \
+                   amo=auto|pairwise|sequential|binary|product|commander[:K]|bimander[:G] (auto: \
+                   pairwise up to 32 literals, bimander above), \
                    backend=varisat|batsat|cadical|cadical:plain|sat|unsat|ext:PATH [ARGS] \
                    (varisat), \
                    givens=units|assumptions (units), dedup=true|false (false), \
@@ -53,8 +57,8 @@ pub static INFO: EngineInfo = EngineInfo {
                    puzzles, givens as assumptions; minimal/efficient/extended only), \
                    rebuild=auto|never|N (auto: when search time since the last rebuild \
                    passes 8 rebuilds' time), \
-                   max_literals=L (200000000: a grid whose formula could exceed L literals ends \
-                   with memory-limit before encoding)",
+                   max_literals=L (200000000: a puzzle whose formula has more than L literals, \
+                   counted exactly before encoding, ends with memory-limit)",
     make,
     variants,
 };
@@ -91,7 +95,7 @@ fn variants() -> Vec<EngineOptions> {
                     v.push(o);
                 }
             }
-            if encoding != CnfEncoding::Optimized {
+            if !encoding.eliminates() {
                 v.push(
                     EngineOptions::new()
                         .with("encoding", encoding.as_str())
@@ -105,6 +109,14 @@ fn variants() -> Vec<EngineOptions> {
                 EngineOptions::new()
                     .with("encoding", encoding)
                     .with("dedup", "true")
+                    .with("backend", backend),
+            );
+        }
+        for encoding in ["extended", "reduced"] {
+            v.push(
+                EngineOptions::new()
+                    .with("encoding", encoding)
+                    .with("amo", "bimander")
                     .with("backend", backend),
             );
         }
@@ -131,8 +143,8 @@ fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
 pub struct Sat {
     pub cnf: CnfOptions,
     pub backend: String,
-    /// Budget on the formula's size: a puzzle whose encoding could exceed it is not encoded
-    /// and ends with `memory-limit` (see [`literal_bound`]).
+    /// Budget on the formula's size: a puzzle whose formula has more literals is not encoded
+    /// and ends with `memory-limit` (counted exactly by [`crate::cnf::count`]).
     pub max_literals: u64,
     /// The encoder's working memory and the last formula's clause store, reused from one
     /// puzzle to the next (every encoding alike).
@@ -142,37 +154,12 @@ pub struct Sat {
     reused: Option<Reused>,
 }
 
-/// Default [`Sat::max_literals`]: 2e8 literals, about 0.8 GB as stored and a few GB inside an
-/// embedded solver (varisat holds the 4e8 literals of the empty 100x100 grid in 5.3 GB).
+/// Default [`Sat::max_literals`]: 2e8 literals, about 0.8 GB inside an embedded solver
+/// (varisat holds the 4e8 literals of the empty 100x100 grid in 5.3 GB). The bound applies to
+/// this puzzle's formula, counted exactly before encoding ([`crate::cnf::count`]): every
+/// published large instance (64x64 to 400x400) is far below it with `optimized` or
+/// `reduced`; the empty 400x400 grid is not.
 pub const DEFAULT_MAX_LITERALS: u64 = 200_000_000;
-
-/// An upper bound on the literals of the encoding of a grid of `geometry` (givens ignored, so
-/// it also bounds `optimized`), computed in closed form before anything is allocated: the
-/// pairwise encoding grows as N^4 and an empty 400x400 grid would need ~10^11 literals.
-pub fn literal_bound(geometry: &crate::puzzle::Geometry, cnf: &CnfOptions) -> u64 {
-    let n = geometry.n() as u64;
-    let houses = geometry.house_count() as u64;
-    // Literals of one at-most-one group of `n` variables, auxiliaries included.
-    let amo = match cnf.amo {
-        Amo::Pairwise => n * n.saturating_sub(1),
-        // Sequential, binary, product and commander all stay within this (each is O(n log n)
-        // or O(n) clauses of at most 3 literals, plus their recursion's small pairwise parts).
-        _ => 8 * n * (1 + (64 - n.leading_zeros()) as u64) + 4 * n,
-    };
-    let cells = n * n;
-    let house_digits = houses * n;
-    // At-least-one clauses: every cell; with `extended`/`optimized` every (house, digit) too.
-    let extended = matches!(cnf.encoding, CnfEncoding::Extended | CnfEncoding::Optimized);
-    let alo = (cells + if extended { house_digits } else { 0 }) * n;
-    // At-most-one groups: every (house, digit); every cell except with `minimal`.
-    let groups = house_digits
-        + if cnf.encoding == CnfEncoding::Minimal {
-            0
-        } else {
-            cells
-        };
-    alo + groups * amo + cells // + the givens' unit clauses
-}
 
 impl Sat {
     pub fn from_options(options: &EngineOptions) -> Result<Self, String> {
@@ -212,12 +199,12 @@ impl Sat {
         if incremental.is_none() && options.get("rebuild").is_some() {
             return Err("rebuild needs incremental=true".into());
         }
-        if incremental.is_some() && cnf.encoding == CnfEncoding::Optimized {
-            return Err(
+        if incremental.is_some() && cnf.encoding.eliminates() {
+            return Err(format!(
                 "incremental=true needs an encoding whose clauses do not depend on the \
-                 givens (minimal, efficient or extended), not optimized"
-                    .into(),
-            );
+                 givens (minimal, efficient or extended), not {}",
+                cnf.encoding
+            ));
         }
         Ok(Sat {
             cnf,
@@ -237,18 +224,22 @@ impl Engine for Sat {
         if puzzle.clash().is_some() {
             return search.finish_unsat();
         }
-        let bound = literal_bound(puzzle.geometry(), &self.cnf);
-        if bound > self.max_literals {
-            search.out_of_memory();
-            let mut o = search.finish();
-            o.note = Some(format!(
-                "the {} encoding of a {n}x{n} grid may need up to {bound} literals, over the \
-                 budget of {} (option max_literals)",
-                self.cnf.encoding.as_str(),
-                self.max_literals,
-                n = puzzle.n()
-            ));
-            return o;
+        if self.incremental.is_some() {
+            // The incremental formula is the whole grid's (givens as assumptions): its size
+            // has a closed form.
+            let literals = crate::cnf::size_whole(puzzle.geometry(), &self.cnf, 0).literals;
+            if literals > self.max_literals {
+                search.out_of_memory();
+                let mut o = search.finish();
+                o.note = Some(format!(
+                    "the incremental {} encoding of a {n}x{n} grid has {literals} literals, \
+                     over the bound of {} (option max_literals)",
+                    self.cnf.encoding.as_str(),
+                    self.max_literals,
+                    n = puzzle.n()
+                ));
+                return o;
+            }
         }
         if let Some(rule) = self.incremental {
             let ended = incremental::solve(
@@ -271,17 +262,6 @@ impl Engine for Sat {
             }
             return o;
         }
-        let cnf = encode_with(puzzle, &self.cnf, &mut self.scratch);
-        search.stats.vars = Some(cnf.num_vars as u64);
-        search.stats.clauses = Some(cnf.clauses.len() as u64);
-        search.stats.literals = Some(cnf.clauses.literals() as u64);
-        search.built();
-        // Encoding a large grid takes a while and cannot be interrupted: honour the clock
-        // before handing the formula to the solver.
-        if !search.check_clock() {
-            return search.finish();
-        }
-
         let mut error: Option<String> = None;
         let mut stop: Option<Stop> = None;
         let mut calls = 0u64;
@@ -301,7 +281,62 @@ impl Engine for Sat {
         if budget.deadline.is_some() || budget.cancel.is_some() {
             backend.expect_limits();
         }
-        backend.add_cnf(&cnf);
+        // The clauses go straight into the backend; the size guard counts this puzzle's
+        // formula exactly before anything is emitted.
+        let encode_limits = EncodeLimits {
+            max_literals: Some(self.max_literals),
+            budget: budget.clone(),
+        };
+        let enc = match encode_into(
+            puzzle,
+            &self.cnf,
+            &mut *backend,
+            &mut self.scratch,
+            &encode_limits,
+        ) {
+            Ok(e) => e,
+            Err(EncodeStop::TooLarge { literals, bound }) => {
+                search.out_of_memory();
+                let mut o = search.finish();
+                o.note = Some(format!(
+                    "the {} encoding of this {n}x{n} puzzle has {literals} literals, over the \
+                     bound of {bound} (option max_literals)",
+                    self.cnf.encoding.as_str(),
+                    n = puzzle.n()
+                ));
+                return o;
+            }
+            Err(EncodeStop::Interrupted(why)) => {
+                search.built();
+                let mut o = search.finish();
+                o.status = Outcome::status_for(
+                    o.count,
+                    Some(match why {
+                        Interrupt::Time => Stop::Time,
+                        Interrupt::Cancelled => Stop::Cancelled,
+                        Interrupt::ConflictLimit => Stop::Nodes,
+                    }),
+                    limits,
+                );
+                return o;
+            }
+        };
+        search.stats.vars = Some(enc.num_vars as u64);
+        search.stats.clauses = Some(enc.size.clauses);
+        search.stats.literals = Some(enc.size.literals);
+        backend.reserve_vars(enc.num_vars);
+        search.built();
+        if enc.trivially_unsat {
+            // A clash found before encoding (givens, or `reduced`'s propagation): no solver call.
+            self.scratch.recycle_info(enc.info);
+            search.stats.bump("sat_calls", 0);
+            let mut o = search.finish();
+            o.status = Outcome::status_for(o.count, None, limits);
+            return o;
+        }
+        if !search.check_clock() {
+            return search.finish();
+        }
         loop {
             if let (Some(limit), Some(d)) = (limits.node_limit, backend.stats().decisions) {
                 if d >= limit {
@@ -310,7 +345,7 @@ impl Engine for Sat {
                 }
             }
             calls += 1;
-            match backend.solve(&cnf.assumptions, &budget) {
+            match backend.solve(&enc.assumptions, &budget) {
                 Err(e) => {
                     error = Some(e);
                     break;
@@ -325,7 +360,7 @@ impl Engine for Sat {
                     break;
                 }
                 Ok(SatAnswer::Sat(model)) => {
-                    let grid = match decode(&cnf.info, &model) {
+                    let grid = match decode(&enc.info, &model) {
                         Ok(g) => g,
                         Err(e) => {
                             error = Some(format!("model does not decode: {e}"));
@@ -336,7 +371,7 @@ impl Engine for Sat {
                         stop = Some(Stop::SolutionCap);
                         break;
                     }
-                    match cnf.blocking_clause(&grid) {
+                    match enc.info.blocking_clause(&grid) {
                         Some(c) if c.is_empty() => break, // every cell given: nothing else
                         Some(c) => backend.add_clause(&c),
                         None => {
@@ -359,7 +394,7 @@ impl Engine for Sat {
         if let Some(us) = s.child_cpu_us {
             st.bump("solver_cpu_us", us);
         }
-        self.scratch.recycle(cnf);
+        self.scratch.recycle_info(enc.info);
         let mut o = search.finish();
         o.status = Outcome::status_for(o.count, stop, limits);
         if let Some(e) = error {

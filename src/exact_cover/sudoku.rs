@@ -65,6 +65,52 @@ pub fn item_names(g: &Geometry) -> Vec<String> {
     names
 }
 
+/// Items, options and ones of [`SudokuCover::for_puzzle`]'s matrix, counted without building
+/// it (bounded memory at any side: bitsets of `N` bits per house): an item stays unless
+/// exactly one given covers it, an option stays when no given covers any of its items.
+pub fn cover_size(p: &Puzzle) -> (u64, u64, u64) {
+    let g = p.geometry();
+    let n = g.n();
+    let words = n.div_ceil(64);
+    // Per house: digits given once, and digits given more than once.
+    let mut once = vec![0u64; g.house_count() * words];
+    let mut twice = vec![0u64; g.house_count() * words];
+    for (c, &d) in p.givens().iter().enumerate() {
+        if d != 0 {
+            let d = d as usize - 1;
+            for &h in g.houses_of(c) {
+                let i = h as usize * words + d / 64;
+                let bit = 1u64 << (d % 64);
+                twice[i] |= once[i] & bit;
+                once[i] |= bit;
+            }
+        }
+    }
+    let given_once: u64 = once
+        .iter()
+        .zip(&twice)
+        .map(|(&o, &t)| (o & !t).count_ones() as u64)
+        .sum();
+    let items = (g.cells() - p.clues()) as u64 + (g.house_count() * n) as u64 - given_once;
+    let (mut options, mut ones) = (0u64, 0u64);
+    let mut covered = vec![0u64; words];
+    for (c, &d) in p.givens().iter().enumerate() {
+        if d != 0 {
+            continue;
+        }
+        covered.fill(0);
+        for &h in g.houses_of(c) {
+            for (x, &o) in covered.iter_mut().zip(&once[h as usize * words..]) {
+                *x |= o;
+            }
+        }
+        let free = n as u64 - covered.iter().map(|w| w.count_ones() as u64).sum::<u64>();
+        options += free;
+        ones += free * (1 + g.houses_of(c).len() as u64);
+    }
+    (items, options, ones)
+}
+
 impl SudokuCover {
     /// The full matrix of a geometry: every (cell, digit) is an option. Option `cell * N +
     /// digit - 1` places `digit` in `cell`.
@@ -262,4 +308,43 @@ pub fn decode_named(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod cover_size_tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// The counted sizes equal the built matrix's, givens, clashes, X and jigsaw included.
+    #[test]
+    fn cover_size_equals_the_built_matrix() {
+        let mut puzzles = Vec::new();
+        for g in [
+            Geometry::square(4).unwrap(),
+            Geometry::square(9).unwrap(),
+            Geometry::square(9).unwrap().with_diagonals(true),
+            Geometry::jigsaw(4, vec![0, 0, 1, 1, 0, 2, 1, 1, 0, 2, 3, 3, 2, 2, 3, 3]).unwrap(),
+        ] {
+            let g = Arc::new(g);
+            let n = g.n();
+            puzzles.push(Puzzle::empty(g.clone()));
+            let mut givens = vec![0u16; n * n];
+            givens[0] = 1;
+            givens[n + 2] = 2;
+            givens[n * n - 1] = 3;
+            puzzles.push(Puzzle::new(g.clone(), givens.clone()).unwrap());
+            givens[1] = 1; // clash in row 1
+            puzzles.push(Puzzle::new(g, givens).unwrap());
+        }
+        for p in &puzzles {
+            let m = SudokuCover::for_puzzle(p);
+            let x = m.cover();
+            assert_eq!(
+                cover_size(p),
+                (x.items() as u64, x.options() as u64, x.ones() as u64),
+                "{:?}",
+                p.givens()
+            );
+        }
+    }
 }
