@@ -9,7 +9,10 @@
 //!    best of R runs (default 3) by wall time and by thread CPU time (build + solve), which a
 //!    loaded machine disturbs less. `--only encode[=ENCODING]` times the encoding alone (with
 //!    fresh allocations, and with memory reused as in the engine); `--only
-//!    profile=ENCODING:BACKEND` runs one configuration once (for a profiler).
+//!    profile=ENCODING:BACKEND` runs one configuration once (for a profiler). `--only
+//!    encode-large` times the encoding alone (into a counting sink, working memory reused,
+//!    best of 5) of `optimized` and `reduced` on the large grids of data/ (rk-64x64 ..
+//!    gen-400x400).
 //! 2. decisions: batsat's decisions per puzzle for minimal, efficient, extended and optimized
 //!    on Royle's 17-clue puzzles (every k-th puzzle, K of them, default 5000) and on
 //!    top1465: mean and median of the first solve call (to the first solution) and of both
@@ -285,9 +288,56 @@ fn main() {
         );
         println!("{enc} {backend}: {:.3} s", r.wall.as_secs_f64());
     }
+    if only
+        .as_ref()
+        .is_some_and(|o| o.iter().any(|x| x == "encode-large"))
+    {
+        for name in [
+            "rk-64x64.txt",
+            "rk-81x81.txt",
+            "rk-100x100.txt",
+            "rk-144x144.txt",
+            "gen-225x225.txt",
+            "gen-400x400.txt",
+        ] {
+            let p = grid_file(name);
+            for enc in [CnfEncoding::Optimized, CnfEncoding::Reduced] {
+                let opts = CnfOptions {
+                    encoding: enc,
+                    ..CnfOptions::default()
+                };
+                let mut scratch = cnf::Scratch::new();
+                let mut best = f64::MAX;
+                let mut size = None;
+                for _ in 0..5 {
+                    let t = sudolab::timing::Stopwatch::start();
+                    let mut sink = cnf::Counter::default();
+                    let e = cnf::encode_into(
+                        &p,
+                        &opts,
+                        &mut sink,
+                        &mut scratch,
+                        &cnf::EncodeLimits::default(),
+                    )
+                    .expect("no limits");
+                    best = best.min(t.cpu().as_secs_f64());
+                    size = Some(e.size);
+                    scratch.recycle_info(e.info);
+                }
+                let s = size.unwrap();
+                println!(
+                    "encode-large {name} {enc}: {:.1} ms CPU (best of 5), {} vars, {} clauses, {} literals",
+                    best * 1e3,
+                    s.vars,
+                    s.clauses,
+                    s.literals
+                );
+            }
+        }
+    }
     if let Some(which) = only
         .as_ref()
-        .and_then(|o| o.iter().find(|x| x.starts_with("encode")))
+        .and_then(|o| o.iter().find(|x| x.starts_with("encode") && *x != "encode-large"))
     {
         // encode or encode=ENCODING: CPU time of the encoding alone
         for enc in CnfEncoding::ALL {
