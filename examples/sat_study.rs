@@ -335,10 +335,10 @@ fn main() {
             }
         }
     }
-    if let Some(which) = only
-        .as_ref()
-        .and_then(|o| o.iter().find(|x| x.starts_with("encode") && *x != "encode-large"))
-    {
+    if let Some(which) = only.as_ref().and_then(|o| {
+        o.iter()
+            .find(|x| x.starts_with("encode") && *x != "encode-large")
+    }) {
         // encode or encode=ENCODING: CPU time of the encoding alone
         for enc in CnfEncoding::ALL {
             if which.len() > 7 && &which[7..] != enc.as_str() {
