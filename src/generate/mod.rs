@@ -60,7 +60,10 @@
 //! exhaustively by this module's tests). A target below the bound is refused at once.
 
 pub mod fill;
+pub mod incremental;
 pub mod layout;
+pub mod singles;
+pub mod switch;
 
 #[cfg(test)]
 mod tests;
@@ -68,6 +71,7 @@ mod tests;
 use crate::engines::{self, Engine, EngineSpec, Limits, Status};
 use crate::puzzle::{Geometry, GeometryError, HouseKind, Puzzle};
 use fill::{Filler, MAX_FILL_SIDE};
+use incremental::{Answer, SatChecker};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -75,8 +79,14 @@ use std::sync::Arc;
 
 /// Smallest side generated: the readers take shorter lines for grid rows.
 pub const MIN_SIDE: usize = 4;
-/// Largest side generated (the filler's and the dlx engine's limit).
-pub const MAX_SIDE: usize = MAX_FILL_SIDE;
+/// Largest side generated: boxed grids come from [`switch::pattern_grid`] above
+/// [`SEARCH_FILL_MAX`], and the geometry's limit applies.
+pub const MAX_SIDE: usize = crate::puzzle::MAX_SIDE;
+/// Largest side of X and jigsaw puzzles, whose full grids come from the filler's search.
+pub const MAX_SEARCH_SIDE: usize = MAX_FILL_SIDE;
+/// Largest boxed side whose full grids come from the filler's random search; larger ones
+/// from the pattern grid with switches (the search took 45 s for one 64x64 grid).
+pub const SEARCH_FILL_MAX: usize = 36;
 /// Jigsaw layouts drawn per attempt before giving up on finding a full grid.
 pub const LAYOUT_TRIES: u32 = 200;
 /// Default attempts (full grids) per puzzle for a clue target.
@@ -139,6 +149,11 @@ impl GenerateOptions {
 pub enum GenerateError {
     #[error("side {0} is not supported (the generator makes sides {MIN_SIDE} to {MAX_SIDE})")]
     Side(usize),
+    #[error(
+        "side {0} is not supported for X and jigsaw puzzles (their full grids come from a \
+         search, up to side {MAX_SEARCH_SIDE})"
+    )]
+    SearchSide(usize),
     #[error(transparent)]
     Geometry(#[from] GeometryError),
     #[error("a jigsaw puzzle has regions, not boxes: a box shape cannot be given with it")]
@@ -194,14 +209,19 @@ pub struct PuzzleStats {
     pub undecided: u64,
 }
 
-/// The engine used when none is given: `dlx` up to 25x25 (a matrix linked once per
-/// geometry, fast on dense puzzles), the `sat` engine with the optimized encoding above
-/// (search engines blow up on large sparse grids; CDCL does not).
+/// Largest side whose uniqueness checks default to `dlx`; above, `sat-incremental`.
+/// Measured (see docs/generate.md): dlx is faster on small dense grids, where building a
+/// propagator and a solver costs more than the whole search.
+pub const DLX_MAX_SIDE: usize = 12;
+
+/// The engine used when none is given: `dlx` up to [`DLX_MAX_SIDE`], `sat-incremental`
+/// (singles first, then one incremental SAT solver per block of removals; see
+/// [`incremental`]) above.
 pub fn auto_engine(n: usize) -> EngineSpec {
-    if n <= 25 {
+    if n <= DLX_MAX_SIDE {
         EngineSpec::new("dlx")
     } else {
-        EngineSpec::new("sat").with("encoding", "optimized")
+        EngineSpec::new(incremental::NAME)
     }
 }
 
@@ -250,8 +270,10 @@ pub struct Generator {
     options: GenerateOptions,
     rng: ChaCha8Rng,
     /// The geometry of boxed puzzles (fixed), with its filler; rebuilt per layout for jigsaw.
-    fixed: Option<(Arc<Geometry>, Filler)>,
-    engine: Box<dyn Engine>,
+    /// `None` filler: grids from [`switch::pattern_grid`] (boxed sides above
+    /// [`SEARCH_FILL_MAX`]).
+    fixed: Option<(Arc<Geometry>, Option<Filler>)>,
+    checker: Checker,
     limits: Limits,
     stats: PuzzleStats,
     solution: Vec<u16>,
@@ -263,6 +285,12 @@ impl std::fmt::Debug for Generator {
             .field("options", &self.options)
             .finish_non_exhaustive()
     }
+}
+
+/// What checks the removals: an engine of the registry, or the incremental SAT checker.
+enum Checker {
+    Engine(Box<dyn Engine>),
+    Sat(Box<SatChecker>),
 }
 
 /// One removal pass.
@@ -314,8 +342,18 @@ impl Generator {
                 });
             }
         }
+        if (options.jigsaw || options.diagonals) && n > MAX_SEARCH_SIDE {
+            return Err(GenerateError::SearchSide(n));
+        }
         let spec = options.engine.clone().unwrap_or_else(|| auto_engine(n));
-        let engine = spec.make().map_err(GenerateError::Engine)?;
+        let checker = if spec.name == incremental::NAME {
+            Checker::Sat(Box::new(
+                SatChecker::new(&geometry, &spec, options.node_limit)
+                    .map_err(GenerateError::Engine)?,
+            ))
+        } else {
+            Checker::Engine(spec.make().map_err(GenerateError::Engine)?)
+        };
         let limits = Limits {
             max_solutions: 2,
             node_limit: Some(options.node_limit),
@@ -325,14 +363,15 @@ impl Generator {
             ..Limits::default()
         };
         let fixed = (!options.jigsaw).then(|| {
-            let filler = Filler::new(&geometry);
+            let by_pattern = n > SEARCH_FILL_MAX && !options.diagonals;
+            let filler = (!by_pattern).then(|| Filler::new(&geometry));
             (Arc::new(geometry), filler)
         });
         Ok(Generator {
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             options,
             fixed,
-            engine,
+            checker,
             limits,
             stats: PuzzleStats::default(),
             solution: Vec::new(),
@@ -399,7 +438,12 @@ impl Generator {
         let budget = 4 * n as u64 * n as u64;
         let restarts = if self.options.jigsaw { 5 } else { 1000 };
         let spread = self.options.spread;
-        if let Some((g, filler)) = &self.fixed {
+        if let Some((g, None)) = &self.fixed {
+            let grid = switch::pattern_grid(g, &mut self.rng).expect("a boxed geometry");
+            let pattern = spread.then(|| switch::pattern_grid(g, &mut self.rng).expect("boxed"));
+            return Ok((Arc::clone(g), grid, pattern));
+        }
+        if let Some((g, Some(filler))) = &self.fixed {
             let grid = filler
                 .random_grid(&mut self.rng, budget, restarts)
                 .ok_or_else(|| GenerateError::NoGrid {
@@ -479,6 +523,11 @@ impl Generator {
         });
         let mut spread = spread;
         let mut step = 0;
+        // Size of the next block test (see `incremental`); 1 = single checks.
+        let mut block = 1usize;
+        if let Checker::Sat(checker) = &mut self.checker {
+            checker.start();
+        }
         while carved.clues > target {
             let cell = match &spread {
                 None => match order.get(step) {
@@ -493,35 +542,93 @@ impl Generator {
             step += 1;
             let digit = carved.givens[cell];
             carved.givens[cell] = 0;
-            let puzzle = Puzzle::new(Arc::clone(geometry), carved.givens.clone())
-                .expect("digits of a full grid");
             self.stats.checks += 1;
-            let outcome = engines::run(self.engine.as_mut(), &puzzle, &self.limits);
-            match outcome.status {
-                Status::Unique => {
-                    carved.clues -= 1;
-                    if let Some(s) = &mut spread {
-                        for &h in geometry.houses_of(cell) {
-                            s.holes[h as usize] += 1;
+            let answer = match &mut self.checker {
+                Checker::Engine(engine) => {
+                    let puzzle = Puzzle::new(Arc::clone(geometry), carved.givens.clone())
+                        .expect("digits of a full grid");
+                    let outcome = engines::run(engine.as_mut(), &puzzle, &self.limits);
+                    match outcome.status {
+                        Status::Unique => Answer::Unique,
+                        Status::Multiple => Answer::Multiple,
+                        Status::NodeLimit | Status::TimeLimit | Status::MemoryLimit => {
+                            Answer::Undecided
+                        }
+                        // Removing givens from a solvable puzzle cannot make it unsolvable, and
+                        // the engine was chosen for this geometry: anything else is an engine
+                        // failure.
+                        other => {
+                            return Err(GenerateError::Check(format!(
+                                "the engine answered {other} on a puzzle cut from a valid grid{}",
+                                outcome.note.map(|s| format!(" ({s})")).unwrap_or_default()
+                            )))
                         }
                     }
                 }
-                Status::Multiple => {
+                Checker::Sat(checker) => {
+                    let mut upcoming = |k: usize| -> Vec<usize> {
+                        match &spread {
+                            None => order[step..].iter().copied().take(k).collect(),
+                            Some(s) => s.simulate(geometry, &order, k),
+                        }
+                    };
+                    checker
+                        .check(&carved.givens, solution, cell, &mut upcoming)
+                        .map_err(GenerateError::Check)?
+                }
+            };
+            let removed = answer == Answer::Unique;
+            if std::env::var_os("SUDOLAB_DEBUG").is_some() {
+                if let Checker::Sat(c) = &self.checker {
+                    eprintln!("step {step} clues {} {answer:?} {:?}", carved.clues, c.stats);
+                }
+            }
+            if let Checker::Sat(checker) = &mut self.checker {
+                checker.settle(cell, digit, removed);
+            }
+            match answer {
+                Answer::Unique => {
+                    carved.clues -= 1;
+                    if let Some(s) = &mut spread {
+                        s.removed(geometry, cell);
+                    }
+                }
+                Answer::Multiple => {
                     carved.givens[cell] = digit;
                     carved.refused += 1;
                 }
-                Status::NodeLimit | Status::TimeLimit | Status::MemoryLimit => {
+                Answer::Undecided => {
                     carved.givens[cell] = digit;
                     carved.undecided += 1;
                 }
-                // Removing givens from a solvable puzzle cannot make it unsolvable, and the
-                // engine was chosen for this geometry: anything else is an engine failure.
-                other => {
-                    return Err(GenerateError::Check(format!(
-                        "the engine answered {other} on a puzzle cut from a valid grid{}",
-                        outcome.note.map(|s| format!(" ({s})")).unwrap_or_default()
-                    )))
+            }
+            // Blocks of removals by singles (random order only; see `incremental`).
+            if let (Checker::Sat(checker), None, true) = (&mut self.checker, &spread, removed) {
+                block = (block * 2).min(carved.clues - target);
+                while block >= 2 {
+                    let Some(cells) = order.get(step..step + block) else {
+                        break;
+                    };
+                    for &c in cells {
+                        carved.givens[c] = 0;
+                    }
+                    self.stats.checks += 1;
+                    if checker.block_unique(&carved.givens, block) {
+                        for &c in cells {
+                            checker.settle(c, solution[c], true);
+                        }
+                        carved.clues -= block;
+                        step += block;
+                        block = (block * 2).min(carved.clues - target);
+                    } else {
+                        for &c in cells {
+                            carved.givens[c] = solution[c];
+                        }
+                        block /= 2;
+                    }
                 }
+            } else {
+                block = 1;
             }
         }
         Ok(carved)
@@ -539,9 +646,40 @@ struct Spread {
 }
 
 impl Spread {
+    /// Records the removal of `cell`.
+    fn removed(&mut self, g: &Geometry, cell: usize) {
+        for &h in g.houses_of(cell) {
+            self.holes[h as usize] += 1;
+        }
+    }
+
+    /// The next `k` cells [`Spread::pick`] would visit if every removal succeeded.
+    fn simulate(&self, g: &Geometry, unvisited: &[usize], k: usize) -> Vec<usize> {
+        let mut sim = Spread {
+            holes: self.holes.clone(),
+            class: Vec::new(),
+            cell_rank: Vec::new(),
+        };
+        let mut left = unvisited.to_vec();
+        let mut out = Vec::with_capacity(k);
+        while out.len() < k {
+            let Some(i) = self.pick_with(&sim.holes, g, &left) else {
+                break;
+            };
+            let c = left.swap_remove(i);
+            sim.removed(g, c);
+            out.push(c);
+        }
+        out
+    }
+
     /// Index in `unvisited` of the next cell: the smallest (most holes in one of its houses,
     /// pattern class, random rank).
     fn pick(&self, g: &Geometry, unvisited: &[usize]) -> Option<usize> {
+        self.pick_with(&self.holes, g, unvisited)
+    }
+
+    fn pick_with(&self, holes: &[u32], g: &Geometry, unvisited: &[usize]) -> Option<usize> {
         unvisited
             .iter()
             .enumerate()
@@ -549,7 +687,7 @@ impl Spread {
                 let worst = g
                     .houses_of(c)
                     .iter()
-                    .map(|&h| self.holes[h as usize])
+                    .map(|&h| holes[h as usize])
                     .max()
                     .unwrap_or(0);
                 (worst, self.class[c], self.cell_rank[c])

@@ -1,0 +1,324 @@
+//! Uniqueness checks of the generator by singles first, then incremental SAT
+//! (`generate --engine sat-incremental[:backend=NAME,block=K]`).
+//!
+//! # The check
+//!
+//! The givens `G` have one solution `S`; the removal of the given of cell `c` (digit `v`) is
+//! tested. Any other solution of `G \ {c}` has a digit other than `v` at `c`, for with `v`
+//! it would solve `G`, whose only solution is `S`. So `G \ {c}` is unique exactly when
+//! `G \ {c}` plus "`c` is not `v`" has **no** solution: one extra unit, far more
+//! constraining than a clause "some cell differs from `S`" (the classic blocking clause of
+//! Lynce and Ouaknine's solution counting).
+//!
+//! 1. **Singles first** ([`super::singles`]): naked and hidden singles from `G \ {c}` with
+//!    `v` removed from `c`'s candidates. A contradiction proves uniqueness; a filled grid is a
+//!    second solution. Dense puzzles (the first half of every removal pass, and all of it for
+//!    clue targets of 60 % and more) never reach a solver.
+//! 2. **Blocks of removals by singles** (clue targets with the random order only): the next
+//!    `k` cells of the order are emptied together; if singles then fill the grid, `G \ B` is
+//!    unique, and so is every set between it and `G`, so the `k` removals the one-at-a-time
+//!    pass would make are all accepted, with one propagation. `k` doubles after a success and
+//!    halves after a failure, down to single checks. The output is the one-at-a-time pass's.
+//! 3. **Incremental SAT** (one solver per *block* of the removal order, reused for every check
+//!    in it, learnt clauses kept): when singles leave cells open, a solver is built for the
+//!    cells `U` = `c` and the next `K - 1` unvisited cells of the order (default `K = 2N`).
+//!    Its formula is the residual of singles from `G \ U`: variables only for the candidates
+//!    that survive there, a superset of the candidates of every given set the block will see
+//!    (fewer givens never remove a solution). Each check of a cell of `U` then solves under
+//!    the assumptions "`u` is `S(u)`" for the cells of `U` still given, plus "`c` is not `v`";
+//!    a removal refused for good becomes a unit clause. A removal outside `U` (or a check of a
+//!    cell outside it) retires the solver; the next SAT check builds one for the next block.
+//!    Encoding: a cell takes one of its candidates and a house one cell per digit, each as an
+//!    at-least-one clause plus at-most-one (pairwise up to 16 literals, sequential counter of
+//!    Sinz 2005 above), which is the *extended* encoding of Lynce and Ouaknine 2006 over the
+//!    residual (its unit propagation is again naked and hidden singles).
+//!
+//! # What a second solution tells
+//!
+//! A SAT answer `S'` to the check of `c` agrees with `S` on every given but `c`; the cells
+//! where `S'` and `S` differ form an *unavoidable set* (any unique puzzle of `S` needs a given
+//! in it), hit only by `c` in `G`. The removal of `c` is refused and `c` stays for the rest of
+//! the pass, so that set stays hit by `c` and can never refuse a later removal: kept as a
+//! list it would never fire, so witnesses of single checks are not kept. (A witness of a
+//! *block* test would be useful, but blocks are only tested by singles, which give none.)
+//!
+//! A check stopped by the node limit (conflicts of the solver, counted per check: a
+//! deterministic limit) keeps the given, as for the search engines.
+
+use super::singles::{Closure, Singles};
+use crate::cnf::amo::{at_most_one, Amo, ClauseOut};
+use crate::cnf::{make_backend, Budget, SatAnswer, SatBackend};
+use crate::engines::EngineSpec;
+use crate::puzzle::Geometry;
+
+/// Name of the generator engine (not an `engines` registry entry: it checks removals, it
+/// does not solve puzzles).
+pub const NAME: &str = "sat-incremental";
+/// Backend used when none is named.
+pub const DEFAULT_BACKEND: &str = "batsat";
+/// Largest at-most-one written pairwise; longer ones use the sequential counter.
+const PAIRWISE_MAX: usize = 16;
+
+/// Answer of one check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Unique,
+    Multiple,
+    Undecided,
+}
+
+/// Counters of the checks (over the generator's life).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckStats {
+    /// Checks answered by singles alone.
+    pub by_singles: u64,
+    /// Block tests by singles, and the removals they accepted.
+    pub blocks: u64,
+    pub block_removals: u64,
+    /// Solver calls, and solvers built.
+    pub sat_calls: u64,
+    pub solvers: u64,
+}
+
+/// The incremental checker of one geometry.
+pub struct SatChecker {
+    backend: String,
+    block: usize,
+    node_limit: u64,
+    singles: Singles,
+    solver: Option<BlockSolver>,
+    pub stats: CheckStats,
+}
+
+/// A solver for the checks of one block of cells.
+struct BlockSolver {
+    backend: Box<dyn SatBackend>,
+    in_block: Vec<bool>,
+    /// Per cell: first variable and candidate digits in the base residual (empty if placed).
+    var_start: Vec<u32>,
+    digits: Vec<Vec<u16>>,
+    /// Cells given for good (refused removals), asserted as units.
+    fixed: Vec<bool>,
+}
+
+impl BlockSolver {
+    fn var(&self, cell: usize, digit: u16) -> Option<i32> {
+        let i = self.digits[cell].iter().position(|&d| d == digit)?;
+        Some((self.var_start[cell] + i as u32) as i32)
+    }
+}
+
+/// Adds clauses to a backend, numbering auxiliary variables after the last one used.
+struct Out<'a> {
+    backend: &'a mut dyn SatBackend,
+    next: i32,
+}
+
+impl ClauseOut for Out<'_> {
+    fn new_var(&mut self) -> i32 {
+        self.next += 1;
+        self.next
+    }
+    fn clause(&mut self, lits: &[i32]) {
+        self.backend.add_clause(lits);
+    }
+}
+
+impl Out<'_> {
+    fn exactly_one(&mut self, lits: &[i32]) {
+        self.backend.add_clause(lits);
+        let amo = if lits.len() <= PAIRWISE_MAX {
+            Amo::Pairwise
+        } else {
+            Amo::Sequential
+        };
+        at_most_one(amo, lits, self);
+    }
+}
+
+impl SatChecker {
+    /// The checker `spec` names (`sat-incremental[:backend=NAME,block=K]`) for `g`.
+    pub fn new(g: &Geometry, spec: &EngineSpec, node_limit: u64) -> Result<Self, String> {
+        spec.options.allow_only(NAME, &["backend", "block"])?;
+        let backend = spec.options.get("backend").unwrap_or(DEFAULT_BACKEND);
+        make_backend(backend)?;
+        let block = match spec.options.get("block") {
+            None => 2 * g.n(),
+            Some(k) => match k.parse::<usize>() {
+                Ok(k) if k >= 1 => k,
+                _ => return Err(format!("block={k:?}: expected an integer >= 1")),
+            },
+        };
+        Ok(SatChecker {
+            backend: backend.to_string(),
+            block,
+            node_limit,
+            singles: Singles::new(g),
+            solver: None,
+            stats: CheckStats::default(),
+        })
+    }
+
+    /// A new removal pass (a new solution): the solver of the last one goes.
+    pub fn start(&mut self) {
+        self.solver = None;
+    }
+
+    /// Whether the givens (with the cells of a block emptied) are solved by singles alone, in
+    /// which case every removal of the block is accepted.
+    pub fn block_unique(&mut self, givens: &[u16], removed: usize) -> bool {
+        self.stats.blocks += 1;
+        let unique = self.singles.run(givens, None) == Closure::Filled;
+        if unique {
+            self.stats.block_removals += removed as u64;
+        }
+        unique
+    }
+
+    /// Whether `givens` (the current givens with `cell` emptied; its solution's digit is
+    /// `solution[cell]`) has only the solution `solution`. `upcoming` lists the cells the
+    /// pass will visit next, in order (for the block of a new solver).
+    pub fn check(
+        &mut self,
+        givens: &[u16],
+        solution: &[u16],
+        cell: usize,
+        upcoming: &mut dyn FnMut(usize) -> Vec<usize>,
+    ) -> Result<Answer, String> {
+        let v = solution[cell];
+        match self.singles.run(givens, Some((cell, v))) {
+            Closure::Contradiction => {
+                self.stats.by_singles += 1;
+                return Ok(Answer::Unique);
+            }
+            Closure::Filled => {
+                self.stats.by_singles += 1;
+                return Ok(Answer::Multiple);
+            }
+            Closure::Open => {}
+        }
+        if !self.solver.as_ref().is_some_and(|s| s.in_block[cell]) {
+            let mut block = vec![cell];
+            block.extend(
+                upcoming(self.block.saturating_sub(1))
+                    .into_iter()
+                    .filter(|&u| u != cell && givens[u] != 0),
+            );
+            self.solver = Some(self.build(givens, &block)?);
+        }
+        let solver = self.solver.as_mut().expect("built above");
+        let mut assumptions = Vec::new();
+        for (u, &inside) in solver.in_block.iter().enumerate() {
+            if inside && givens[u] != 0 && !solver.fixed[u] {
+                if let Some(x) = solver.var(u, solution[u]) {
+                    assumptions.push(x);
+                }
+            }
+        }
+        let x = solver
+            .var(cell, v)
+            .ok_or("the solution's digit is not a candidate of its cell")?;
+        assumptions.push(-x);
+        self.stats.sat_calls += 1;
+        let before = solver.backend.stats().conflicts;
+        let _ = (before, self.node_limit);
+        let t = std::time::Instant::now();
+        let r = solver.backend.solve(&assumptions, &Budget::default())?;
+        if std::env::var_os("SUDOLAB_DEBUG").is_some() {
+            eprintln!("sat {:?} {:?} conflicts {:?}", t.elapsed(), matches!(r, SatAnswer::Unsat), solver.backend.stats().conflicts);
+        }
+        match r {
+            SatAnswer::Unsat => Ok(Answer::Unique),
+            SatAnswer::Sat(_) => Ok(Answer::Multiple),
+            SatAnswer::Interrupted(_) => Ok(Answer::Undecided),
+        }
+    }
+
+    /// The outcome of the check of `cell`: `removed`, or kept for good.
+    pub fn settle(&mut self, cell: usize, digit: u16, removed: bool) {
+        let Some(solver) = &mut self.solver else {
+            return;
+        };
+        if !solver.in_block[cell] {
+            if removed {
+                // A given built into the base residual left: the residual no longer covers
+                // the solutions of the next checks.
+                self.solver = None;
+            }
+            return;
+        }
+        if !removed && !solver.fixed[cell] {
+            if let Some(x) = solver.var(cell, digit) {
+                solver.backend.add_clause(&[x]);
+            }
+            solver.fixed[cell] = true;
+        }
+    }
+
+    /// A solver whose formula is the residual of singles from `givens` without `block`.
+    fn build(&mut self, givens: &[u16], block: &[usize]) -> Result<BlockSolver, String> {
+        self.stats.solvers += 1;
+        let cells = givens.len();
+        let mut base = givens.to_vec();
+        let mut in_block = vec![false; cells];
+        for &u in block {
+            base[u] = 0;
+            in_block[u] = true;
+        }
+        let s = &mut self.singles;
+        if s.run(&base, None) == Closure::Contradiction {
+            return Err("the givens of a valid grid gave a contradiction".into());
+        }
+        let mut var_start = vec![0u32; cells];
+        let mut digits = vec![Vec::new(); cells];
+        let mut next = 1u32;
+        for c in 0..cells {
+            if s.values()[c] == 0 {
+                var_start[c] = next;
+                digits[c] = s.candidates(c).collect();
+                next += digits[c].len() as u32;
+            }
+        }
+        if std::env::var_os("SUDOLAB_DEBUG").is_some() {
+            let open = digits.iter().filter(|d| !d.is_empty()).count();
+            eprintln!("build: block {} open cells {open} vars {}", block.len(), next - 1);
+        }
+        let mut backend = make_backend(&self.backend)?;
+        backend.reserve_vars(next - 1);
+        let mut out = Out {
+            backend: backend.as_mut(),
+            next: next as i32 - 1,
+        };
+        let mut lits = Vec::new();
+        for c in 0..cells {
+            if !digits[c].is_empty() {
+                lits.clear();
+                lits.extend((0..digits[c].len() as u32).map(|i| (var_start[c] + i) as i32));
+                out.exactly_one(&lits);
+            }
+        }
+        let n = s.n();
+        let mut per_digit: Vec<Vec<i32>> = vec![Vec::new(); n];
+        for h in 0..s.house_count() {
+            per_digit.iter_mut().for_each(Vec::clear);
+            for &c in s.house(h) {
+                let c = c as usize;
+                for (i, &d) in digits[c].iter().enumerate() {
+                    per_digit[d as usize - 1].push((var_start[c] + i as u32) as i32);
+                }
+            }
+            for l in &per_digit {
+                if !l.is_empty() {
+                    out.exactly_one(l);
+                }
+            }
+        }
+        Ok(BlockSolver {
+            backend,
+            in_block,
+            var_start,
+            digits,
+            fixed: vec![false; cells],
+        })
+    }
+}
