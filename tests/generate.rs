@@ -216,7 +216,7 @@ fn bad_usage_exits_2() {
         &["generate", "--size", "9"][..],
         &["generate", "--size", "9", "--minimal", "--clues", "30"],
         &["generate", "--size", "3", "--minimal"],
-        &["generate", "--size", "500", "--minimal"],
+        &["generate", "--size", "2000", "--minimal"],
         &["generate", "--size", "9", "--box", "2x4", "--minimal"],
         &[
             "generate",

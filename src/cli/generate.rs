@@ -4,7 +4,7 @@
 
 use super::common::whole;
 use crate::engines::EngineSpec;
-use crate::generate::{GenerateOptions, Generator, Target, DEFAULT_ATTEMPTS, DEFAULT_NODE_LIMIT};
+use crate::generate::{default_node_limit, GenerateOptions, Generator, Target, DEFAULT_ATTEMPTS};
 use crate::puzzle::parse_box;
 use crate::puzzle::{default_box, write_puzzle, OutputFormat};
 use anyhow::Context;
@@ -68,15 +68,16 @@ pub struct GenerateArgs {
           allow_negative_numbers = true, value_parser = whole::<u32, 1>)]
     pub attempts: u32,
 
-    /// Engine of the uniqueness checks (default: dlx up to 25x25, sat:encoding=optimized
-    /// above).
+    /// Engine of the uniqueness checks: any solving engine, or sat-incremental[:backend=NAME,
+    /// block=K] (singles, then one incremental SAT solver per block of K removals; default
+    /// K = 2N). Default: dlx up to 12x12, sat-incremental above.
     #[arg(long, value_name = "SPEC")]
     pub engine: Option<EngineSpec>,
 
-    /// Node limit of each uniqueness check (a check stopped by it keeps the given).
-    #[arg(long, default_value_t = DEFAULT_NODE_LIMIT, value_name = "N",
-          allow_negative_numbers = true, value_parser = whole::<u64, 1>)]
-    pub node_limit: u64,
+    /// Node limit of each uniqueness check (a check stopped by it keeps the given); for
+    /// sat-incremental it counts solver conflicts. Default: 1000000, or 2000 conflicts.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64, 1>)]
+    pub node_limit: Option<u64>,
 
     /// Output file (default: standard output).
     #[arg(short, long, value_name = "FILE")]
@@ -89,6 +90,10 @@ pub struct GenerateArgs {
 
 impl GenerateArgs {
     fn options(&self) -> GenerateOptions {
+        let engine = self
+            .engine
+            .clone()
+            .unwrap_or_else(|| crate::generate::auto_engine(self.size));
         GenerateOptions {
             size: self.size,
             box_shape: self.box_shape,
@@ -101,14 +106,18 @@ impl GenerateArgs {
             spread: self.spread,
             seed: self.seed,
             attempts: self.attempts,
-            engine: self.engine.clone(),
-            node_limit: self.node_limit,
+            node_limit: self
+                .node_limit
+                .unwrap_or_else(|| default_node_limit(&engine)),
+            engine: Some(engine),
+            // Only where someone watches, and only for passes long enough to need it.
+            progress: std::io::stderr().is_terminal() || self.size >= 64,
         }
     }
 
     /// The `#` comment line opening the output: every parameter that shapes it, and the
     /// reader options needed to load it back.
-    fn header(&self, engine: &str) -> String {
+    fn header(&self, engine: &str, node_limit: u64) -> String {
         let mut s = format!("# sudolab generate --size {}", self.size);
         if let Some((r, c)) = self.box_shape {
             s += &format!(" --box {r}x{c}");
@@ -128,7 +137,7 @@ impl GenerateArgs {
         }
         s += &format!(
             " --count {} --seed {} --attempts {} --engine {engine} --node-limit {}",
-            self.count, self.seed, self.attempts, self.node_limit
+            self.count, self.seed, self.attempts, node_limit
         );
         let mut read = Vec::new();
         if self.diagonals {
@@ -151,8 +160,9 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let engine = options
         .engine
         .clone()
-        .unwrap_or_else(|| crate::generate::auto_engine(args.size))
+        .expect("set by options()")
         .to_string();
+    let node_limit = options.node_limit;
     // All option errors surface here, before the output file is created.
     let mut generator = Generator::new(options)?;
     let sink: Box<dyn Write> = match &args.output {
@@ -197,7 +207,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         // The header goes out with the first puzzle, so a run that fails at once writes
         // nothing.
         if i == 0 {
-            writeln!(out, "{}", args.header(&engine))?;
+            writeln!(out, "{}", args.header(&engine, node_limit))?;
         }
         let text = write_puzzle(&puzzle, form, None);
         // Multi-line puzzles (grid form, or line form falling back to it for large sides) are

@@ -220,14 +220,7 @@ impl SatChecker {
             .ok_or("the solution's digit is not a candidate of its cell")?;
         assumptions.push(-x);
         self.stats.sat_calls += 1;
-        let before = solver.backend.stats().conflicts;
-        let _ = (before, self.node_limit);
-        let t = std::time::Instant::now();
-        let r = solver.backend.solve(&assumptions, &Budget::default())?;
-        if std::env::var_os("SUDOLAB_DEBUG").is_some() {
-            eprintln!("sat {:?} {:?} conflicts {:?}", t.elapsed(), matches!(r, SatAnswer::Unsat), solver.backend.stats().conflicts);
-        }
-        match r {
+        match solver.backend.solve(&assumptions, &Budget::default())? {
             SatAnswer::Unsat => Ok(Answer::Unique),
             SatAnswer::Sat(_) => Ok(Answer::Multiple),
             SatAnswer::Interrupted(_) => Ok(Answer::Undecided),
@@ -279,11 +272,8 @@ impl SatChecker {
                 next += digits[c].len() as u32;
             }
         }
-        if std::env::var_os("SUDOLAB_DEBUG").is_some() {
-            let open = digits.iter().filter(|d| !d.is_empty()).count();
-            eprintln!("build: block {} open cells {open} vars {}", block.len(), next - 1);
-        }
         let mut backend = make_backend(&self.backend)?;
+        backend.set_conflict_limit(Some(self.node_limit));
         backend.reserve_vars(next - 1);
         let mut out = Out {
             backend: backend.as_mut(),

@@ -164,7 +164,14 @@ mod tests {
 
     #[test]
     fn pattern_grids_are_valid_for_many_box_shapes() {
-        for (n, r, c) in [(4, 2, 2), (6, 2, 3), (6, 3, 2), (12, 4, 3), (25, 5, 5), (64, 8, 8)] {
+        for (n, r, c) in [
+            (4, 2, 2),
+            (6, 2, 3),
+            (6, 3, 2),
+            (12, 4, 3),
+            (25, 5, 5),
+            (64, 8, 8),
+        ] {
             let g = Geometry::boxed(n, r, c).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
             let grid = pattern_grid(&g, &mut rng).expect("boxed");

@@ -339,6 +339,73 @@ fn other_engines_can_check() {
     }
 }
 
+/// The incremental SAT checker decides every removal the way a search engine does, so with no
+/// limit hit both make the same puzzles (random order with block tests, and spread order).
+#[test]
+fn incremental_sat_and_dlx_make_the_same_puzzles() {
+    for (size, target, spread) in [
+        (9, Target::Minimal, false),
+        (9, Target::Clues(26), true),
+        (16, Target::Clues(120), false),
+        (16, Target::Clues(130), true),
+    ] {
+        let with = |engine: &str| {
+            let spec: EngineSpec = engine.parse().unwrap();
+            let o = GenerateOptions {
+                engine: Some(spec.clone()),
+                node_limit: 10_000_000,
+                spread,
+                ..options(size, target, 11)
+            };
+            generate(o, 2)
+        };
+        let dlx = with("dlx");
+        assert_eq!(dlx, with("sat-incremental"), "{size} {target:?}");
+        assert_eq!(dlx, with("sat-incremental:backend=varisat,block=5"));
+    }
+}
+
+/// Large boxed sides come from pattern grids with switches; the puzzles are unique (checked
+/// by the sat engine, not the generator's checker) and repeat for a seed.
+#[test]
+fn large_sides_are_unique_and_repeat_for_a_seed() {
+    let o = GenerateOptions {
+        box_shape: Some((5, 10)),
+        ..options(50, Target::Clues(2250), 3)
+    };
+    let a = generate(o.clone(), 1);
+    assert_eq!(a, generate(o, 1));
+    assert_eq!(a[0].clues(), 2250);
+    let mut sat = EngineSpec::new("sat").make().unwrap();
+    assert_eq!(status(&mut *sat, &a[0]), Status::Unique);
+}
+
+#[test]
+fn sat_incremental_options_are_checked() {
+    for bad in [
+        "sat-incremental:block=0",
+        "sat-incremental:nope=1",
+        "sat-incremental:backend=x",
+    ] {
+        let o = GenerateOptions {
+            engine: Some(bad.parse().unwrap()),
+            ..options(9, Target::Minimal, 0)
+        };
+        assert!(
+            matches!(Generator::new(o), Err(GenerateError::Engine(_))),
+            "{bad}"
+        );
+    }
+    let x = GenerateOptions {
+        diagonals: true,
+        ..options(200, Target::Clues(30_000), 0)
+    };
+    assert_eq!(
+        Generator::new(x).unwrap_err(),
+        GenerateError::SearchSide(200)
+    );
+}
+
 /// The bound of 4 for the classic 4x4 grid: no 3-clue puzzle is unique. Every 4x4 grid is
 /// enumerated (288 of them) and every 3-cell subset of each is checked.
 #[test]
