@@ -38,8 +38,8 @@ pub static INFO: EngineInfo = EngineInfo {
              Optimized CNF encoding for Sudoku puzzles (2006); AMO encodings: Sinz 2005, \
              Frisch et al. 2005, Chen 2010, Klieber & Kwon 2007",
     nodes: "SAT decisions of the backend (batsat; external solvers that print them), summed \
-            over the solve calls; 0 with varisat and embedded CaDiCaL, which expose none",
-    counters: "guesses = decisions (same source as nodes); backtracks = conflicts (0 where not \
+            over the solve calls; empty with varisat and embedded CaDiCaL, which expose none",
+    counters: "guesses = decisions (same source as nodes); backtracks = conflicts (empty where not \
                exposed); decisions/conflicts/propagations: backend counters, empty for \
                varisat and embedded CaDiCaL; vars/clauses/literals: the formula encoded (blocking clauses not \
                included); sat_calls: solve calls; solver_cpu_us: CPU of external solver \
@@ -47,11 +47,12 @@ pub static INFO: EngineInfo = EngineInfo {
     max_side: None,
     search_tree: false,
     capabilities: "classic, jigsaw, X (any house list); options: \
-                   encoding=minimal|efficient|extended|optimized|reduced (extended), \
+                   encoding=minimal|efficient|extended|optimized|reduced (reduced; extended with \
+                   incremental=true), \
                    amo=auto|pairwise|sequential|binary|product|commander[:K]|bimander[:G] (auto: \
                    pairwise up to 32 literals, bimander above), \
                    backend=varisat|batsat|cadical|cadical:plain|sat|unsat|ext:PATH [ARGS] \
-                   (varisat), \
+                   (batsat), \
                    givens=units|assumptions (units), dedup=true|false (false), \
                    incremental=true|false (false: one solver per geometry reused across \
                    puzzles, givens as assumptions; minimal/efficient/extended only), \
@@ -161,10 +162,25 @@ pub struct Sat {
 /// `reduced`; the empty 400x400 grid is not.
 pub const DEFAULT_MAX_LITERALS: u64 = 200_000_000;
 
+/// The backend of a bare `--engine sat`: batsat was the fastest embedded solver on every 9x9
+/// set and on the large instances (docs/engines.md, "Defaults of the sat engine").
+pub const DEFAULT_BACKEND: &str = "batsat";
+
 impl Sat {
     pub fn from_options(options: &EngineOptions) -> Result<Self, String> {
         options.allow_only("sat", KEYS)?;
-        let mut cnf = CnfOptions::default();
+        // The engine's defaults are its fastest configuration as measured (docs/engines.md,
+        // "Defaults of the sat engine"): the propagation-first `reduced` encoding with
+        // `amo=auto` on batsat. Incremental mode needs clauses that do not depend on the
+        // givens, so there the default encoding is `extended`.
+        let mut cnf = CnfOptions {
+            encoding: if options.get("incremental") == Some("true") {
+                CnfEncoding::Extended
+            } else {
+                CnfEncoding::Reduced
+            },
+            ..CnfOptions::default()
+        };
         if let Some(e) = options.get("encoding") {
             cnf.encoding = e.parse::<CnfEncoding>()?;
         }
@@ -180,7 +196,10 @@ impl Sat {
                 .map_err(|_| format!("dedup must be true or false, not {d:?}"))?;
         }
         cnf.check()?;
-        let backend = options.get("backend").unwrap_or("varisat").to_string();
+        let backend = options
+            .get("backend")
+            .unwrap_or(DEFAULT_BACKEND)
+            .to_string();
         make_backend(&backend)?;
         let max_literals = match options.get("max_literals") {
             None => DEFAULT_MAX_LITERALS,
