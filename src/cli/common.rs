@@ -185,8 +185,9 @@ pub fn whole<T: TryFrom<u64>, const MIN: u64>(s: &str) -> Result<T, String> {
 /// CNF encoding choices shared by `encode`, `stats` and `solve`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct CnfArgs {
-    /// CNF encoding: minimal, efficient, extended (default), optimized or reduced (singles
-    /// first).
+    /// CNF encoding: minimal, efficient, extended, optimized or reduced (singles first).
+    /// Default: extended for encode and stats, reduced for the sat engine (extended with
+    /// incremental=true or givens=assumptions).
     #[arg(long, value_name = "E")]
     pub encoding: Option<String>,
 

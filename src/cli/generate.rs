@@ -24,7 +24,7 @@ pub enum GenFormat {
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("target").required(true).args(["clues", "minimal"])))]
 pub struct GenerateArgs {
-    /// Side N of the grid (4 to 128).
+    /// Side N of the grid: 4 to 1024 for boxed grids, up to 128 for X and jigsaw.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize, 1>)]
     pub size: usize,
 

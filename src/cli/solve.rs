@@ -89,8 +89,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "ORDER")]
     pub order: Option<String>,
 
-    /// sat engine: SAT backend: varisat (default, embedded), batsat (embedded, reports
-    /// decisions/conflicts/propagations), cadical or cadical:plain|sat|unsat (embedded
+    /// sat engine: SAT backend: batsat (default, embedded, reports
+    /// decisions/conflicts/propagations), varisat (embedded), cadical or cadical:plain|sat|unsat (embedded
     /// CaDiCaL 1.9.5) or ext:PATH (any DIMACS solver answering s/v lines).
     #[arg(long, value_name = "B")]
     pub backend: Option<String>,

@@ -48,7 +48,7 @@ pub static INFO: EngineInfo = EngineInfo {
     search_tree: false,
     capabilities: "classic, jigsaw, X (any house list); options: \
                    encoding=minimal|efficient|extended|optimized|reduced (reduced; extended with \
-                   incremental=true), \
+                   incremental=true or givens=assumptions), \
                    amo=auto|pairwise|sequential|binary|product|commander[:K]|bimander[:G] (auto: \
                    pairwise up to 32 literals, bimander above), \
                    backend=varisat|batsat|cadical|cadical:plain|sat|unsat|ext:PATH [ARGS] \
@@ -171,10 +171,12 @@ impl Sat {
         options.allow_only("sat", KEYS)?;
         // The engine's defaults are its fastest configuration as measured (docs/engines.md,
         // "Defaults of the sat engine"): the propagation-first `reduced` encoding with
-        // `amo=auto` on batsat. Incremental mode needs clauses that do not depend on the
-        // givens, so there the default encoding is `extended`.
+        // `amo=auto` on batsat. Incremental mode and givens as assumptions need clauses that
+        // do not depend on the givens, so there the default encoding is `extended`.
+        let givens_free = options.get("incremental") == Some("true")
+            || options.get("givens") == Some("assumptions");
         let mut cnf = CnfOptions {
-            encoding: if options.get("incremental") == Some("true") {
+            encoding: if givens_free {
                 CnfEncoding::Extended
             } else {
                 CnfEncoding::Reduced

@@ -580,10 +580,10 @@ mod tests {
         };
         let r = Record::new(&key, &p, &puzzle_text(&p), &limits, &outcome);
         assert_eq!((r.nodes, r.guesses, r.backtracks), (None, None, None));
-        assert_eq!(r.encoding, "extended");
+        assert_eq!(r.encoding, "reduced");
         assert_eq!(r.amo, "sequential");
-        assert_eq!(r.backend, "varisat");
-        assert_eq!(r.givens, "units");
+        assert_eq!(r.backend, "batsat");
+        assert_eq!(r.givens, "propagated");
         assert!(r.vars.is_some());
         assert_eq!(r.status, "unique");
 
