@@ -196,27 +196,6 @@ pub fn html(records: &[Record], figures: &[Figure], metadata: &[serde_json::Valu
         env!("CARGO_PKG_VERSION")
     );
 
-    if !metadata.is_empty() {
-        html.push_str("<h2>Runs</h2>\n");
-        for (i, m) in metadata.iter().enumerate() {
-            let mut rows = Vec::new();
-            flatten("", m, &mut rows);
-            if metadata.len() > 1 {
-                let _ = writeln!(html, "<h3>Run {}</h3>", i + 1);
-            }
-            html.push_str("<table class=\"meta\">\n");
-            for (k, v) in rows {
-                let _ = writeln!(
-                    html,
-                    "<tr><td>{}</td><td>{}</td></tr>",
-                    escape(&k),
-                    escape(&v)
-                );
-            }
-            html.push_str("</table>\n");
-        }
-    }
-
     html.push_str(
         "<h2>Summary</h2>\n<p class=\"meta\">Per configuration; repetitions of an \
         instance reduced to the median run. Solved = answered (solved, unique, multiple or \
@@ -267,6 +246,33 @@ pub fn html(records: &[Record], figures: &[Figure], metadata: &[serde_json::Valu
             escape(&f.caption)
         );
     }
+    // What a reader came for (the summary and the charts) comes first; the configuration and
+    // machine metadata, forty rows and more, come last and folded.
+    if !metadata.is_empty() {
+        html.push_str(
+            "<details class=\"runs\">\n<summary>Configuration and machine metadata \
+             (sidecar)</summary>\n<h2>Runs</h2>\n",
+        );
+        for (i, m) in metadata.iter().enumerate() {
+            let mut rows = Vec::new();
+            flatten("", m, &mut rows);
+            if metadata.len() > 1 {
+                let _ = writeln!(html, "<h3>Run {}</h3>", i + 1);
+            }
+            html.push_str("<table class=\"meta\">\n");
+            for (k, v) in rows {
+                let _ = writeln!(
+                    html,
+                    "<tr><td>{}</td><td>{}</td></tr>",
+                    escape(&k),
+                    escape(&v)
+                );
+            }
+            html.push_str("</table>\n");
+        }
+        html.push_str("</details>\n");
+    }
+
     html.push_str("</body>\n</html>\n");
     html
 }

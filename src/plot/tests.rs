@@ -348,6 +348,12 @@ fn report_inlines_every_chart_and_the_summary() {
     assert!(html.contains("sudolab run e.toml"));
     assert!(html.contains("<h3>test / nine</h3>") && html.contains("<h3>All datasets</h3>"));
     assert!(html.contains("<td>slow</td>"));
+    // the summary first, then the charts, then the metadata folded at the end
+    let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("no {needle}"));
+    assert!(at("<h2>Summary</h2>") < at("<h2>Charts</h2>"));
+    assert!(at("<h2>Charts</h2>") < at("<details class=\"runs\">"));
+    assert!(at("<details class=\"runs\">") < at("<h2>Runs</h2>"));
+    assert!(at("sudolab run e.toml") < at("</details>"));
     // self-contained: nothing to run, nothing to fetch
     assert!(!html.contains("<script") && !html.contains("<link"));
     assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
