@@ -5,6 +5,11 @@
 #      `sudolab run experiments/bench-overhead.toml` (the `human` engine on the 49,151 puzzles
 #      of data/royle-17clue.txt, one thread, one CSV row written per job) against
 #      `examples/engine_loop.rs` doing the same solving without the runner. Target: <= 5 %.
+#  (i) instructions: the same comparison as (a) counted in instructions executed (whole
+#      process, every thread) under valgrind's callgrind. Deterministic: the figure does not
+#      move with the machine's load, where (a) does by several percent. It misses what
+#      instructions do not show (cache misses, page faults, system calls), so (a) stays the
+#      target's measure; (i) says how much of (a) is work the runner really adds.
 #  (b) threads: wall time of experiments/bench-threads.toml with --threads 1 and --threads 2.
 #      Target: speed-up >= 1.8 on an otherwise idle two-core machine.
 #
@@ -14,6 +19,7 @@
 #
 #   bash scripts/bench-runner.sh            # ROUNDS=9 bash scripts/bench-runner.sh
 #   PARTS=a bash scripts/bench-runner.sh     # only the overhead (a), or only b
+#   PARTS=i bash scripts/bench-runner.sh     # instruction counts (needs valgrind; ~2 min)
 #   BIN=/tmp/old/sudolab PARTS=a bash scripts/bench-runner.sh   # another build of the runner
 #   OUT=o.csv.gz PARTS=a bash scripts/bench-runner.sh           # compressed output
 set -euo pipefail
@@ -56,6 +62,25 @@ mr=$(median <"$tmp/runner")
 echo "median: direct $md s, runner $mr s, overhead $(awk -v a="$mr" -v b="$md" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }')" \
     "($(awk -v a="$mr" -v b="$md" 'BEGIN { printf "%.2f", (a - b) / 49151 * 1e6 }') us per row)"
 
+fi
+
+if [[ $PARTS == *i* ]]; then
+echo "== (i) runner overhead in instructions (callgrind): human on data/royle-17clue.txt"
+if ! command -v valgrind >/dev/null; then
+    echo "valgrind is not installed (apt-get install valgrind): part (i) skipped" >&2
+else
+    # instructions CMD...: the total instructions executed ("I refs") by the command.
+    instructions() {
+        valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$@" >"$tmp/out" 2>"$tmp/err" ||
+            { cat "$tmp/err" >&2; exit 1; }
+        grep -o 'refs: *[0-9,]*' "$tmp/err" | tr -dc '0-9'
+    }
+    di=$(instructions "$LOOP" data/royle-17clue.txt human)
+    rm -f "$tmp/$OUT" "$tmp"/o.json
+    ri=$(instructions "$BIN" run experiments/bench-overhead.toml --no-charts --out "$tmp/$OUT")
+    echo "direct $di, runner $ri instructions, overhead" \
+        "$(awk -v a="$ri" -v b="$di" 'BEGIN { printf "%+.1f %% (%.0f per row)", (a / b - 1) * 100, (a - b) / 49151 }')"
+fi
 fi
 
 if [[ $PARTS == *b* ]]; then

@@ -288,16 +288,47 @@ pub fn push_puzzle_prefix(
     puzzle: &Puzzle,
     puzzle_text: &str,
 ) {
-    let g = puzzle.geometry();
-    let mut num = itoa::Buffer::new();
     push_field(s, experiment);
     s.push(',');
     push_field(s, dataset);
     s.push(',');
-    s.push_str(num.format(puzzle_index));
+    s.push_str(itoa::Buffer::new().format(puzzle_index));
     s.push(',');
     push_field(s, puzzle_text);
     s.push(',');
+    push_geometry_fields(s, puzzle);
+}
+
+/// [`push_puzzle_prefix`] with the puzzle's text ([`puzzle_text`]) written in place: the
+/// runner's path, once per puzzle. The usual line form is written without an allocation and
+/// without a quoting scan (the default alphabet's symbols never need quotes); any other form
+/// goes through [`puzzle_text`], so the two paths write the same bytes (tested).
+pub fn push_puzzle_prefix_of(
+    s: &mut String,
+    experiment: &str,
+    dataset: &str,
+    puzzle_index: u64,
+    puzzle: &Puzzle,
+) {
+    push_field(s, experiment);
+    s.push(',');
+    push_field(s, dataset);
+    s.push(',');
+    s.push_str(itoa::Buffer::new().format(puzzle_index));
+    s.push(',');
+    let g = puzzle.geometry();
+    let fits = g.n() * g.n() <= PUZZLE_TEXT_MAX;
+    if !(fits && crate::puzzle::push_default_line(s, puzzle.givens(), g)) {
+        push_field(s, &puzzle_text(puzzle));
+    }
+    s.push(',');
+    push_geometry_fields(s, puzzle);
+}
+
+/// Fields `size` to `clues`, each followed by a comma.
+fn push_geometry_fields(s: &mut String, puzzle: &Puzzle) {
+    let g = puzzle.geometry();
+    let mut num = itoa::Buffer::new();
     s.push_str(num.format(g.n()));
     s.push(',');
     if let Some((r, c)) = g.box_shape() {
@@ -597,6 +628,35 @@ mod tests {
         assert!(r.nodes.is_some());
         assert_eq!(r.encoding, "");
         assert_eq!(r.vars, None);
+    }
+
+    /// The runner's prefix (text written in place) is byte for byte the general one, for the
+    /// line form and for every form that falls back to [`puzzle_text`] (jigsaw, sides whose
+    /// digits have no symbol, texts over the length bound).
+    #[test]
+    fn prefix_in_place_equals_the_general_prefix() {
+        use crate::puzzle::{Geometry, Puzzle};
+        let mut cases = vec![
+            puzzle("1.3.341.2.4.4.21"),
+            puzzle("11.............."),
+            puzzle(include_str!("../../data/examples/jigsaw-9x9.txt")),
+            puzzle(include_str!("../../data/examples/6x6.txt")),
+            puzzle(include_str!("../../data/examples/x-9x9.txt")),
+        ];
+        for (n, r, c) in [(16, 4, 4), (25, 5, 5), (36, 6, 6), (49, 7, 7)] {
+            let g = Geometry::boxed(n, r, c).unwrap();
+            let mut givens = vec![0u16; n * n];
+            for (i, v) in givens.iter_mut().enumerate().step_by(7) {
+                *v = (i % n) as u16 + 1;
+            }
+            cases.push(Puzzle::new(std::sync::Arc::new(g), givens).unwrap());
+        }
+        for p in &cases {
+            let mut fast = String::from("x,");
+            push_puzzle_prefix_of(&mut fast, "exp, one", "d\"q", 12, p);
+            let general = puzzle_prefix("exp, one", "d\"q", 12, p, &puzzle_text(p));
+            assert_eq!(fast, format!("x,{general}"), "{}", p.geometry().n());
+        }
     }
 
     /// The runner's fast rows read back as the records `Record::new` makes.

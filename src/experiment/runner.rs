@@ -61,7 +61,7 @@
 
 use super::config::{self, EngineFactory, Experiment};
 use super::jobs::{self, Job, Shard};
-use super::record::{self, puzzle_text, Record, RowParts, RunKey, COLUMNS};
+use super::record::{self, Record, RowParts, RunKey, COLUMNS};
 use super::rowfile::{self, RowSink};
 use super::sidecar;
 use super::summary::{summarize, summarize_runs, RunView, SummaryLine};
@@ -282,13 +282,12 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         let p = job.puzzle as usize;
         if d.prefix_spans[p].1 == 0 {
             let start = d.prefix_text.len();
-            record::push_puzzle_prefix(
+            record::push_puzzle_prefix_of(
                 &mut d.prefix_text,
                 &exp.name,
                 &exp.datasets[job.dataset as usize].name,
                 p as u64 + 1,
                 &d.puzzles[p],
-                &puzzle_text(&d.puzzles[p]),
             );
             d.prefix_spans[p] = (start, d.prefix_text.len());
             if start == 0 {

@@ -5,9 +5,9 @@ mod format;
 mod geometry;
 
 pub use format::{
-    detect_format, detect_format_with, format_of_output, read_bytes, read_file, read_puzzles,
-    read_str, write_grid, write_puzzle, Alphabet, Format, OutputFormat, ParseError, ParseErrorKind,
-    ReadOptions, RowsEnd, SourcedPuzzle,
+    detect_format, detect_format_with, format_of_output, push_default_line, read_bytes, read_file,
+    read_puzzles, read_str, write_grid, write_puzzle, Alphabet, Format, OutputFormat, ParseError,
+    ParseErrorKind, ReadOptions, RowsEnd, SourcedPuzzle,
 };
 pub use geometry::{
     default_box, parse_box, Geometry, GeometryError, GridError, HouseKind, Layout, MAX_SIDE,

@@ -146,7 +146,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-pub use write::{format_of_output, write_grid, write_puzzle};
+pub use write::{format_of_output, push_default_line, write_grid, write_puzzle};
 
 use super::{Geometry, GeometryError, GridError, Puzzle, MAX_SIDE};
 use std::collections::HashMap;
