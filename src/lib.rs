@@ -12,6 +12,7 @@ pub mod experiment;
 pub mod generate;
 pub mod plot;
 pub mod puzzle;
+pub mod search;
 pub mod tiling;
 pub mod timing;
 pub mod verify;

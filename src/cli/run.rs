@@ -7,6 +7,7 @@ use crate::experiment::jobs::Shard;
 use crate::experiment::runner::{self, RunOptions};
 use crate::experiment::summary::{format_markdown, SummaryLine};
 use crate::experiment::{format_table, merge, summarize, Record};
+use crate::plot;
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -133,7 +134,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         shard: args.shard,
         resume: args.resume,
         out: args.out,
-        charts: !args.no_charts,
         progress: std::io::stderr().is_terminal(),
         command: std::env::args().collect(),
         ..RunOptions::default()
@@ -157,6 +157,20 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         );
         print!("{}", format_table(&report.summary));
         return Ok(ExitCode::SUCCESS);
+    }
+    if report.rows == 0 {
+        // An empty shard, or an experiment without a job: no chart of nothing.
+        eprintln!(
+            "sudolab: {}: no rows, so no charts and no report",
+            report.output.display()
+        );
+    } else if !args.no_charts {
+        match report.records() {
+            Ok(records) => {
+                plot::draw_run_charts(&report.charts, &records, &report.output, &report.metadata)
+            }
+            Err(e) => eprintln!("sudolab: warning: no charts: {e:#}"),
+        }
     }
     print!("{}", format_table(&report.summary));
     eprintln!(

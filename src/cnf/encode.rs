@@ -38,11 +38,10 @@
 
 use super::amo::{at_most_one, size as amo_size, Amo, ClauseOut};
 use super::backend::{Budget, Interrupt};
-use super::formula::{Clauses, Cnf, CnfInfo, VarMap};
+use super::formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
 use super::options::{CnfOptions, GivensMode};
 use super::singles::{propagate, SinglesWork, Table};
 use super::sink::ClauseSink;
-use super::size::SizeStats;
 use super::CnfEncoding;
 use crate::puzzle::{Geometry, Puzzle};
 use std::collections::HashSet;

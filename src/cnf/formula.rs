@@ -15,6 +15,14 @@ use super::options::CnfOptions;
 use crate::puzzle::{Geometry, Grid};
 use std::sync::Arc;
 
+/// Variables, clauses and literal occurrences of a formula.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct SizeStats {
+    pub vars: u64,
+    pub clauses: u64,
+    pub literals: u64,
+}
+
 /// A list of clauses stored flat: literals in DIMACS form (no 0 terminators), clause ends.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Clauses {

@@ -78,12 +78,12 @@ pub use encode::{
     count, encode, encode_into, encode_with, size_whole, EncodeLimits, EncodeStop, Encoded,
     Scratch, CHECK_EVERY_LITERALS,
 };
-pub use formula::{Clauses, Cnf, CnfInfo, VarMap};
+pub use formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
 pub use header::{parse_header, Header};
 pub use model::{read_model, Model, SolverAnswer};
 pub use options::{CnfEncoding, CnfOptions, GivensMode};
 pub use sink::{ClauseSink, Counter};
-pub use size::{size_stats, size_stats_empty, SizeStats};
+pub use size::{size_stats, size_stats_empty};
 
 #[cfg(test)]
 mod tests;

@@ -3,18 +3,11 @@
 //! Table 1; Kwon & Jain 2006 for the optimized sizes).
 
 use super::encode::{encode_into, EncodeLimits, Scratch};
+use super::formula::SizeStats;
 use super::options::CnfOptions;
 use super::sink::Counter;
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
-
-/// Variables, clauses and literal occurrences of a formula.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct SizeStats {
-    pub vars: u64,
-    pub clauses: u64,
-    pub literals: u64,
-}
 
 /// Size of the encoding of `puzzle` (clauses are counted, not stored; with `dedup` a set of
 /// the clauses seen is kept). With `optimized` this is the size after given elimination;

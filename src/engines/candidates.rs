@@ -26,7 +26,7 @@
 //! The caller abandons the board then, since nothing can undo it.
 
 use super::bits::Bits;
-use super::search::Search;
+use super::Search;
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
 

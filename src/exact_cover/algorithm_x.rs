@@ -43,7 +43,7 @@
 //!   because a limit or the solution cap stopped the search does not count.
 
 use super::links::{with_core, AnyCore, Core, Idx, Key, Links};
-use crate::engines::Search;
+use crate::search::Search;
 
 impl Links {
     /// Runs Algorithm X from the current state (after any [`Links::select`]) until the space

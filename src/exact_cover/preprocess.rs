@@ -27,7 +27,7 @@
 //! and their items; a round is about `options x clashes x option length` steps.
 
 use super::ExactCover;
-use crate::engines::Search;
+use crate::search::Search;
 
 /// How [`preprocess`] ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,8 +185,8 @@ pub fn preprocess(x: &ExactCover, search: &mut Search) -> Preprocessed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::Limits;
     use crate::exact_cover::{polyomino, read_dlx1, solve_exact_cover};
+    use crate::search::Limits;
 
     fn run(x: &ExactCover) -> Preprocessed {
         let limits = Limits::default();

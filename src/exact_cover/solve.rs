@@ -7,7 +7,7 @@
 use super::links::Links;
 use super::preprocess::{preprocess, PreStats, Preprocessed};
 use super::ExactCover;
-use crate::engines::{Limits, Search, Stats, Status};
+use crate::search::{Limits, Search, Stats, Status};
 use std::time::Duration;
 
 /// Result of [`solve_exact_cover`].
@@ -59,7 +59,7 @@ pub fn solve_exact_cover(x: &ExactCover, limits: &Limits) -> CoverOutcome {
 }
 
 fn cover_outcome(
-    o: crate::engines::Outcome,
+    o: crate::search::Outcome,
     solutions: Vec<Vec<usize>>,
     pre: Option<(PreStats, Duration)>,
 ) -> CoverOutcome {

@@ -2,8 +2,8 @@
 //! and counters, polyomino packings, and the DLX1 format round trip.
 
 use super::*;
-use crate::engines::{Limits, Stats, Status};
 use crate::puzzle::{Geometry, Puzzle};
+use crate::search::{Limits, Stats, Status};
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 
@@ -140,7 +140,7 @@ fn same_counts(a: &Stats, b: &Stats) {
 /// [`solve_exact_cover`] on a forced representation (`u32`/`i32` when `large`, else
 /// `u16`/`i16`), checking that the search leaves the links as built.
 fn solve_forced(x: &ExactCover, limits: &Limits, large: bool) -> (Stats, Vec<Vec<usize>>) {
-    let mut search = crate::engines::Search::new(limits);
+    let mut search = crate::search::Search::new(limits);
     let mut links = Links::new_forced(x, large);
     assert_eq!(
         links.representation(),
@@ -337,7 +337,7 @@ fn limits_stop_and_leave_the_links_clean() {
     let fresh = links.clone();
     for cap in [1u64, 3, 5] {
         let l = Limits::solutions(cap);
-        let mut s = crate::engines::Search::new(&l);
+        let mut s = crate::search::Search::new(&l);
         let mut n = 0;
         links.search(&mut s, |s, _| {
             n += 1;

@@ -44,9 +44,9 @@
 //! The file's fingerprint is the FNV-1a hash of its text ([`super::record::fnv1a`]): `--resume`
 //! and `merge` refuse to combine rows of different experiment texts.
 
+use super::chart_spec::ChartSpec;
 use super::record::fnv1a;
 use crate::engines::{Engine, EngineSpec, Limits, DEFAULT_MAX_LIVE};
-use crate::plot::ChartSpec;
 use crate::puzzle::{Alphabet, Format, ReadOptions};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::{BTreeMap, BTreeSet};

@@ -55,10 +55,12 @@
 //!
 //! **Afterwards.** The sidecar ([`super::sidecar`]) is written at the start and the end (and
 //! when a run is interrupted: its session then has `interrupted_by`); the summary of every row
-//! of the output (a resumed run summarises all of it) is returned for the CLI to print; charts
-//! and the HTML report are drawn next to the output unless disabled or the output has no row,
-//! and their failure is only a warning.
+//! of the output (a resumed run summarises all of it) is returned for the CLI to print, with
+//! the experiment's chart specs and the sidecar: `sudolab run` then draws the charts and the
+//! HTML report next to the output (`crate::plot::draw_run_charts`) unless disabled or the
+//! output has no row, and their failure is only a warning.
 
+use super::chart_spec::ChartSpec;
 use super::config::{self, EngineFactory, Experiment};
 use super::jobs::{self, Job, Shard};
 use super::record::{self, Record, RowParts, RunKey, COLUMNS};
@@ -66,7 +68,6 @@ use super::rowfile::{self, RowSink};
 use super::sidecar;
 use super::summary::{summarize, summarize_runs, RunView, SummaryLine};
 use crate::engines::{self, Engine, Limits, Outcome, Stats, Status};
-use crate::plot;
 use crate::puzzle::{read_file, Puzzle};
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
@@ -103,8 +104,6 @@ pub struct RunOptions {
     pub resume: bool,
     /// Output CSV instead of the file's `output`.
     pub out: Option<PathBuf>,
-    /// Draw the charts and the report after the run.
-    pub charts: bool,
     /// Show a progress bar on stderr.
     pub progress: bool,
     /// The command line, for the sidecar.
@@ -119,7 +118,6 @@ impl Default for RunOptions {
             shard: None,
             resume: false,
             out: None,
-            charts: true,
             progress: false,
             command: Vec::new(),
             factory: Arc::new(config::registered_engine),
@@ -144,6 +142,10 @@ pub struct RunReport {
     /// The output already held every job of the experiment (and shard): nothing was run or
     /// written, and `summary` is the output's.
     pub already_complete: bool,
+    /// The experiment's `[[charts]]` (empty: the default charts), for drawing after the run.
+    pub charts: Vec<ChartSpec>,
+    /// The sidecar as written by this run (`Null` when nothing ran), for the report.
+    pub metadata: Value,
 }
 
 impl RunReport {
@@ -246,6 +248,8 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
                 skipped: jobs_shard,
                 abandoned: 0,
                 already_complete: true,
+                charts: exp.charts.clone(),
+                metadata: Value::Null,
             });
         }
         if !opts.resume {
@@ -469,19 +473,9 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         skipped,
         abandoned,
         already_complete: false,
+        charts: shared.exp.charts.clone(),
+        metadata: meta,
     };
-    if rows_total == 0 {
-        // An empty shard, or an experiment without a job: no chart of nothing.
-        eprintln!(
-            "sudolab: {}: no rows, so no charts and no report",
-            report.output.display()
-        );
-    } else if opts.charts {
-        match report.records() {
-            Ok(records) => draw_charts(&shared.exp.charts, &records, &report.output, &meta),
-            Err(e) => eprintln!("sudolab: warning: no charts: {e:#}"),
-        }
-    }
     Ok(report)
 }
 
@@ -1175,43 +1169,6 @@ fn watch(shared: &Arc<Shared>, threads: usize, progress: bool) -> anyhow::Result
     Ok(abandoned)
 }
 
-/// Charts of the experiment (or the default ones) and the HTML report, next to the output.
-/// Failures are warnings: the rows are the result, the charts a view of them.
-fn draw_charts(specs: &[plot::ChartSpec], records: &[Record], output: &Path, meta: &Value) {
-    let dir = output.parent().unwrap_or(Path::new("."));
-    // results/x.csv.gz -> results/x-*.svg and results/x.html
-    let stem = rowfile::stem(output);
-    let specs = if specs.is_empty() {
-        plot::default_charts(records)
-    } else {
-        specs.to_vec()
-    };
-    let mut drawn = Vec::new();
-    for spec in specs {
-        let file = spec
-            .file
-            .clone()
-            .unwrap_or_else(|| format!("{stem}-{}.svg", spec.slug()));
-        // Two charts of one name would overwrite each other: number the later ones.
-        let mut file = file;
-        while drawn
-            .iter()
-            .any(|(_, p): &(plot::ChartSpec, PathBuf)| p == &dir.join(&file))
-        {
-            file = format!("{}-{}.svg", file.trim_end_matches(".svg"), drawn.len());
-        }
-        let path = dir.join(file);
-        match plot::render(records, &spec, &path) {
-            Ok(()) => drawn.push((spec, path)),
-            Err(e) => eprintln!("sudolab: warning: chart {}: {e:#}", path.display()),
-        }
-    }
-    let html = dir.join(format!("{stem}.html"));
-    if let Err(e) = plot::report(records, &drawn, std::slice::from_ref(meta), &html) {
-        eprintln!("sudolab: warning: report {}: {e:#}", html.display());
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1281,7 +1238,6 @@ mod tests {
         let opts = RunOptions {
             threads: Some(1),
             out: Some(dir.path().join("w.csv")),
-            charts: false,
             factory: Arc::new(factory),
             ..RunOptions::default()
         };

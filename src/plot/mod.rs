@@ -1,9 +1,10 @@
 //! Charts and the HTML report, drawn from run records (CSV) only, so they work on merged
 //! shards and old runs alike.
 //!
-//! The runner (`sudolab run`) reads `[[charts]]` tables of an experiment file as
-//! [`ChartSpec`]s, then calls [`render`] for each and [`report`] once; `sudolab plot` and
-//! `sudolab report` do the same from CSV files.
+//! An experiment file's `[[charts]]` tables are read with it as [`ChartSpec`]s; after a run,
+//! `sudolab run` calls [`draw_run_charts`] ([`render`] for each, [`report`] once); `sudolab
+//! plot` and `sudolab report` do the same from CSV files. (plot depends on experiment, never
+//! the reverse.)
 //!
 //! Conventions shared by every chart (see the captions, which say them to the reader):
 //! repetitions of an instance are reduced to their median first; only runs that answered or
@@ -19,123 +20,13 @@ mod draw;
 mod font;
 mod report;
 
+pub use crate::experiment::chart_spec::{ChartKind, ChartSpec};
 pub use data::{BAR_METRICS, METRICS};
 pub use report::{report_figures, Content, Figure};
 
 use crate::experiment::Record;
 use anyhow::Context;
-use serde::Deserialize;
 use std::path::{Path, PathBuf};
-
-/// The kinds of chart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum ChartKind {
-    /// Runs solved (x) against time or another metric (y, log), one line per configuration.
-    Cactus,
-    /// Configuration `x` against configuration `y` per puzzle, log-log, limit hits on the
-    /// border, the diagonal drawn.
-    Scatter,
-    /// Distribution of a metric per configuration (box plot).
-    Box,
-    /// A summary figure per configuration (bars).
-    Bars,
-    /// Median and 90th percentile of a metric against a numeric column (`clues`, `size`), one
-    /// line per configuration, limit hits marked.
-    Line,
-}
-
-impl ChartKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            ChartKind::Cactus => "cactus",
-            ChartKind::Scatter => "scatter",
-            ChartKind::Box => "box",
-            ChartKind::Bars => "bars",
-            ChartKind::Line => "line",
-        }
-    }
-}
-
-/// One chart to draw. In an experiment file: `[[charts]] kind = "cactus" metric = "cpu_s"`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ChartSpec {
-    pub kind: ChartKind,
-    /// Column to plot (default: `cpu_s`; for bars: `par2_s`).
-    #[serde(default)]
-    pub metric: Option<String>,
-    /// Scatter: the configuration on the x axis; line: the column on the x axis.
-    #[serde(default)]
-    pub x: Option<String>,
-    /// Scatter: the configuration on the y axis.
-    #[serde(default)]
-    pub y: Option<String>,
-    #[serde(default)]
-    pub title: Option<String>,
-    /// Output file name (`.svg` or `.png`), relative to the experiment output's directory;
-    /// default: `<output stem>-<kind>-<metric>.svg`.
-    #[serde(default)]
-    pub file: Option<String>,
-    /// Only these configurations (labels); empty = all.
-    #[serde(default)]
-    pub configs: Vec<String>,
-    /// Only these datasets; empty = all.
-    #[serde(default)]
-    pub datasets: Vec<String>,
-}
-
-impl ChartSpec {
-    /// A chart of `kind` with every other field at its default.
-    pub fn new(kind: ChartKind) -> ChartSpec {
-        ChartSpec {
-            kind,
-            metric: None,
-            x: None,
-            y: None,
-            title: None,
-            file: None,
-            configs: Vec::new(),
-            datasets: Vec::new(),
-        }
-    }
-
-    /// The metric drawn, defaults filled in.
-    pub fn metric_name(&self) -> &str {
-        match (&self.metric, self.kind) {
-            (Some(m), _) => m,
-            (None, ChartKind::Bars) => "par2_s",
-            (None, _) => "cpu_s",
-        }
-    }
-
-    /// `kind-metric` (plus the x column of a line chart and the datasets): a file stem that
-    /// tells charts of one experiment apart.
-    pub fn slug(&self) -> String {
-        let mut s = format!("{}-{}", self.kind.name(), self.metric_name());
-        if self.kind == ChartKind::Line {
-            s.push_str(&format!("-vs-{}", self.x.as_deref().unwrap_or("clues")));
-        }
-        if self.kind == ChartKind::Scatter {
-            if let (Some(x), Some(y)) = (&self.x, &self.y) {
-                s.push_str(&format!("-{x}-vs-{y}"));
-            }
-        }
-        for d in &self.datasets {
-            s.push('-');
-            s.push_str(d);
-        }
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect()
-    }
-}
 
 /// The output format, from the file's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -281,6 +172,48 @@ pub fn report(
         });
     }
     report_figures(records, &figures, metadata, out)
+}
+
+/// Charts of the experiment (or the default ones) and the HTML report, next to the output.
+/// Failures are warnings: the rows are the result, the charts a view of them.
+pub fn draw_run_charts(
+    specs: &[ChartSpec],
+    records: &[Record],
+    output: &Path,
+    meta: &serde_json::Value,
+) {
+    let dir = output.parent().unwrap_or(Path::new("."));
+    // results/x.csv.gz -> results/x-*.svg and results/x.html
+    let stem = crate::experiment::rowfile::stem(output);
+    let specs = if specs.is_empty() {
+        default_charts(records)
+    } else {
+        specs.to_vec()
+    };
+    let mut drawn = Vec::new();
+    for spec in specs {
+        let file = spec
+            .file
+            .clone()
+            .unwrap_or_else(|| format!("{stem}-{}.svg", spec.slug()));
+        // Two charts of one name would overwrite each other: number the later ones.
+        let mut file = file;
+        while drawn
+            .iter()
+            .any(|(_, p): &(ChartSpec, PathBuf)| p == &dir.join(&file))
+        {
+            file = format!("{}-{}.svg", file.trim_end_matches(".svg"), drawn.len());
+        }
+        let path = dir.join(file);
+        match render(records, &spec, &path) {
+            Ok(()) => drawn.push((spec, path)),
+            Err(e) => eprintln!("sudolab: warning: chart {}: {e:#}", path.display()),
+        }
+    }
+    let html = dir.join(format!("{stem}.html"));
+    if let Err(e) = report(records, &drawn, std::slice::from_ref(meta), &html) {
+        eprintln!("sudolab: warning: report {}: {e:#}", html.display());
+    }
 }
 
 #[cfg(test)]
