@@ -87,7 +87,15 @@ pub fn push_default_line(out: &mut String, grid: &[u16], geometry: &Geometry) ->
     if geometry.is_jigsaw() || grid.iter().copied().max().unwrap_or(0) as usize >= table.len() {
         return false;
     }
-    out.extend(grid.iter().map(|&d| table[d as usize] as char));
+    // Through a byte buffer: pushing `char`s one at a time costs a UTF-8 branch and a
+    // capacity check each, several times the lookup itself.
+    let mut buf = [0u8; 256];
+    for chunk in grid.chunks(buf.len()) {
+        for (b, &d) in buf.iter_mut().zip(chunk) {
+            *b = table[d as usize];
+        }
+        out.push_str(std::str::from_utf8(&buf[..chunk.len()]).expect("ASCII symbols"));
+    }
     true
 }
 
