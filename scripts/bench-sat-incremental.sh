@@ -7,11 +7,14 @@
 #
 # Sets: the first N17 (default 5000) puzzles of data/royle-17clue.txt, all of
 # data/magictour-top1465.txt and data/forum-hardest-1106.txt. Configurations per backend:
-# fresh extended, fresh optimized, incremental extended with rebuild=auto, =20 and =never.
-# Every configuration runs once per round, interleaved (round 1: all configurations, round
-# 2: all again, ...), so load drifts hit them alike; the table gives each configuration's
-# median over rounds of puzzles per CPU second (build_s + solve_s of the CSV), and its ratio
-# to fresh extended. Defaults: 3 rounds, backends batsat varisat cadical.
+# fresh reduced (the engine's default, the baseline of the ratios), fresh optimized, and
+# incremental mode (extended formula, singles first) with fallback=never (the reused solver
+# alone) and fallback=K conflicts for a few K (a puzzle whose call reaches K conflicts on the
+# reused solver goes to a fresh reduced solver), rebuild=auto, and fallback=200 with
+# rebuild=20 (tdoku's rule). Every configuration runs once per round, interleaved (round 1:
+# all configurations, round 2: all again, ...), so load drifts hit them alike; the table gives
+# each configuration's median over rounds of puzzles per CPU second (build_s + solve_s of the
+# CSV), and its ratio to fresh reduced. Defaults: 3 rounds, backends batsat varisat cadical.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -29,11 +32,13 @@ import csv, io, statistics, subprocess, sys
 rounds, tmp, s17, backends = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
 sets = [s17, "data/magictour-top1465.txt", "data/forum-hardest-1106.txt"]
 configs = [
-    ("fresh extended", "encoding=extended"),
+    ("fresh reduced", "encoding=reduced"),
     ("fresh optimized", "encoding=optimized"),
-    ("incr auto", "encoding=extended,incremental=true,rebuild=auto"),
-    ("incr every 20", "encoding=extended,incremental=true,rebuild=20"),
-    ("incr never", "encoding=extended,incremental=true,rebuild=never"),
+    ("incr never", "incremental=true,fallback=never"),
+    ("incr fb50", "incremental=true,fallback=50"),
+    ("incr fb200", "incremental=true,fallback=200"),
+    ("incr fb1000", "incremental=true,fallback=1000"),
+    ("incr fb200 r20", "incremental=true,fallback=200,rebuild=20"),
 ]
 def rate(path, spec):
     args = ["target/release/sudolab", "solve", path, "--engine", "sat", "--max-solutions", "2", "--csv"]
@@ -51,7 +56,7 @@ for path in sets:
         for _ in range(rounds):
             for name, spec in configs:
                 got[name].append(rate(path, f"{spec},backend={b}"))
-        base = statistics.median(got["fresh extended"])
+        base = statistics.median(got["fresh reduced"])
         line = f"{path.split('/')[-1]:28} {b:8}"
         for name, _ in configs:
             m = statistics.median(got[name])

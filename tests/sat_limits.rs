@@ -1,6 +1,6 @@
-//! Issue 10, item 6: every SAT backend honours the time limit during search, on inputs that
-//! take minutes without one (measured: `scripts/bench-sat-limits.sh`), and leaves no thread
-//! running. The bounds are generous (the promise is T + 10% + 0.2 s; the test allows 3 x T +
+//! Issue 10, item 6: every SAT backend honours the time limit during encoding, search and the
+//! freeing of the solver, fresh and incremental, on inputs that take minutes without one
+//! (measured: `scripts/bench-sat-limits.sh`), and leaves no thread running. The bounds are generous (the promise is T + 10% + 0.2 s; the test allows 3 x T +
 //! 2 s so a loaded machine does not fail it): what it proves is seconds against minutes.
 //! One test in its own binary, so the count of threads in /proc/self/task is this test's.
 
@@ -34,9 +34,23 @@ fn every_backend_honours_the_time_limit_on_hard_inputs() {
     let before = threads();
     let limit = Duration::from_millis(700);
     let bound = limit * 3 + Duration::from_secs(2);
-    // The empty 81x81 grid (loading 2e7 literals into the solver alone takes a second) is in
-    // scripts/bench-sat-limits.sh, not here: CI time.
-    let cases: [Case; 3] = [
+    // The empty 81x81 grid: 2.9e7 literals with `extended`; loading them takes seconds and
+    // freeing a solver that holds them up to seconds more (CaDiCaL), so the limit must cover
+    // the teardown too. The exact overshoot is measured by scripts/bench-sat-limits.sh.
+    let empty81 = Puzzle::empty(std::sync::Arc::new(
+        sudolab::puzzle::Geometry::square(81).unwrap(),
+    ));
+    let cases: [Case; 5] = [
+        (
+            "empty 81x81 extended",
+            &empty81,
+            &[("encoding", "extended")],
+        ),
+        (
+            "empty 81x81 incremental",
+            &empty81,
+            &[("incremental", "true")],
+        ),
         (
             "rk-25x25 minimal sequential",
             &rk,
@@ -75,7 +89,10 @@ fn every_backend_honours_the_time_limit_on_hard_inputs() {
             // An answer within the limit is checked against the houses by `engines::run`;
             // anything else must be the time limit.
             assert!(
-                matches!(out.status, Status::TimeLimit | Status::Unique),
+                matches!(
+                    out.status,
+                    Status::TimeLimit | Status::Unique | Status::Multiple
+                ),
                 "{backend}, {name}: {:?} {:?}",
                 out.status,
                 out.note

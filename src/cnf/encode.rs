@@ -34,10 +34,10 @@
 //! is indexed by cell. The non-eliminating encodings need no table at all (`x(c,d) = c*N+d`).
 //! The exact size of the formula is known before the first clause ([`count`]), so a size
 //! guard refuses a formula before anything is allocated for it, and the budget (time limit,
-//! cancel flag) is read every 2^20 literals.
+//! cancel flag) is read every 2^16 literals.
 
 use super::amo::{at_most_one, size as amo_size, Amo, ClauseOut};
-use super::backend::{Budget, Interrupt};
+use super::backend::{Budget, Interrupt, Teardown};
 use super::formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
 use super::options::{CnfOptions, GivensMode};
 use super::singles::{propagate, SinglesWork, Table};
@@ -48,7 +48,9 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Literals between two looks at the budget while emitting clauses.
-pub const CHECK_EVERY_LITERALS: u64 = 1 << 20;
+/// (2^16: at most a few milliseconds of loading into a solver, and a clock read per 2^16
+/// literals costs nothing measurable.)
+pub const CHECK_EVERY_LITERALS: u64 = 1 << 16;
 
 /// FxHash-style hasher for the duplicate filter (clauses are small integer slices).
 #[derive(Default)]
@@ -121,6 +123,9 @@ pub struct EncodeLimits {
     /// Time limit and cancel flag, read every [`CHECK_EVERY_LITERALS`] literals and during
     /// propagation.
     pub budget: Budget,
+    /// With a deadline: stop early enough to free what was loaded before the deadline (the
+    /// sink is a solver that takes time to drop, see [`Teardown`]).
+    pub teardown: Option<Teardown>,
 }
 
 /// What [`encode_into`] sent to its sink.
@@ -146,6 +151,7 @@ struct Builder<'a, S: ClauseSink + ?Sized> {
     literals: u64,
     next_check: u64,
     budget: &'a Budget,
+    teardown: Option<Teardown>,
     stop: Option<Interrupt>,
 }
 
@@ -189,6 +195,11 @@ impl<S: ClauseSink + ?Sized> Builder<'_, S> {
             self.next_check = self.literals + CHECK_EVERY_LITERALS;
             if self.stop.is_none() {
                 self.stop = self.budget.spent();
+            }
+            if let (None, Some(t), Some(d)) = (self.stop, &self.teardown, self.budget.deadline) {
+                if std::time::Instant::now() >= t.deadline(d, self.clauses) {
+                    self.stop = Some(Interrupt::Time);
+                }
             }
         }
         self.stop.is_some()
@@ -560,6 +571,31 @@ fn count_open(g: &Geometry, opts: &CnfOptions, scratch: &mut Scratch) -> SizeSta
     t.s
 }
 
+/// The propagation of the `reduced` encoding alone (naked and hidden singles to a fixpoint,
+/// [`super::singles`]), without encoding: `Ok(None)` when it finds a clash (no solution),
+/// else the grid of decided cells, givens included (0 = open). Incremental solving uses it
+/// to turn a puzzle into more assumptions, or to answer it without a solver.
+pub fn propagate_singles<'s>(
+    puzzle: &Puzzle,
+    scratch: &'s mut Scratch,
+    budget: &Budget,
+) -> Result<Option<&'s [u16]>, Interrupt> {
+    let opts = CnfOptions {
+        encoding: CnfEncoding::Reduced,
+        ..CnfOptions::default()
+    };
+    match prepare(puzzle, &opts, scratch, budget)? {
+        Prepared::Unsat => Ok(None),
+        Prepared::Whole => {
+            // Nothing to propagate (no givens): the givens are the decided cells.
+            scratch.fixed.clear();
+            scratch.fixed.extend_from_slice(puzzle.givens());
+            Ok(Some(&scratch.fixed))
+        }
+        Prepared::Open => Ok(Some(&scratch.fixed)),
+    }
+}
+
 /// Encodes `puzzle` with `opts` into `sink`: every clause goes to the sink as it is made.
 /// With `limits.max_literals` the exact size is counted first and a formula over the bound
 /// is refused before anything is emitted ([`EncodeStop::TooLarge`]); the budget is read
@@ -656,6 +692,7 @@ pub fn encode_into<S: ClauseSink + ?Sized>(
         literals: 0,
         next_check: CHECK_EVERY_LITERALS,
         budget: &limits.budget,
+        teardown: limits.teardown,
         stop: None,
     };
     let done = |b: Builder<'_, S>, info: CnfInfo, assumptions: Vec<i32>, unsat: bool| Encoded {

@@ -22,9 +22,12 @@
 //!     implemented by Clauses, Counter and every `dyn SatBackend`
 //! encode_into(&Puzzle, &CnfOptions, &mut impl ClauseSink, &mut Scratch, &EncodeLimits)
 //!     -> Result<Encoded { info, num_vars, assumptions, size, trivially_unsat }, EncodeStop>
-//!     EncodeLimits { max_literals: Option<u64>, budget: Budget }   (budget read every 2^20 literals)
+//!     EncodeLimits { max_literals: Option<u64>, budget: Budget, teardown: Option<Teardown> }
+//!         (budget read every 2^16 literals; teardown: stop early enough to free the solver)
 //!     EncodeStop::{TooLarge { literals, bound }, Interrupted(Interrupt)}
 //! count(&Puzzle, &CnfOptions, &mut Scratch) -> SizeStats   (exact, nothing emitted)
+//! propagate_singles(&Puzzle, &mut Scratch, &Budget) -> Result<Option<&[u16]>, Interrupt>
+//!     (reduced's singles alone: None = clash, else the decided cells)
 //! Cnf { info: CnfInfo, num_vars: u32, clauses: Clauses, assumptions: Vec<i32> }
 //!     cnf.blocking_clause(&grid) -> Option<Vec<i32>>
 //! CnfInfo { geometry, givens: Grid, fixed: Grid, options: CnfOptions, map: VarMap }
@@ -70,13 +73,14 @@ mod size;
 
 pub use amo::Amo;
 pub use backend::{
-    make_backend, BackendStats, Budget, Interrupt, SatAnswer, SatBackend, BACKEND_NAMES,
+    make_backend, BackendStats, Budget, Interrupt, SatAnswer, SatBackend, Teardown,
+    BACKEND_NAMES,
 };
 pub use decode::{check_model, decode, decode_checked, DecodeError};
 pub use dimacs::{read_dimacs, read_dimacs_str, write_clauses, write_dimacs, Dimacs, SyntaxError};
 pub use encode::{
-    count, encode, encode_into, encode_with, size_whole, EncodeLimits, EncodeStop, Encoded,
-    Scratch, CHECK_EVERY_LITERALS,
+    count, encode, encode_into, encode_with, propagate_singles, size_whole, EncodeLimits,
+    EncodeStop, Encoded, Scratch, CHECK_EVERY_LITERALS,
 };
 pub use formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
 pub use header::{parse_header, Header};

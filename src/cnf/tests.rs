@@ -519,6 +519,39 @@ fn reduced_round_trip_decodes_the_full_grid() {
     assert_eq!(cnf.num_vars, 0);
 }
 
+/// With a teardown reserve the encoder stops before the deadline: loading stops once the
+/// time left is what freeing the clauses loaded so far would take.
+#[test]
+fn encoding_leaves_time_to_free_the_solver() {
+    let p = Puzzle::empty(Arc::new(Geometry::square(36).unwrap()));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let limits = EncodeLimits {
+        max_literals: None,
+        budget: Budget {
+            deadline: Some(deadline),
+            cancel: None,
+        },
+        // A reserve of 2 x 1 ms per clause: 30 s are spent after at most 15000 clauses.
+        teardown: Some(crate::cnf::Teardown {
+            ns_per_clause: 1e6,
+            watch: crate::timing::Stopwatch::start(),
+        }),
+    };
+    let mut c = Counter::default();
+    let r = encode_into(
+        &p,
+        &opts(CnfEncoding::Extended, Amo::Pairwise, false),
+        &mut c,
+        &mut Scratch::new(),
+        &limits,
+    );
+    assert_eq!(r.unwrap_err(), EncodeStop::Interrupted(Interrupt::Time));
+    assert!(std::time::Instant::now() < deadline);
+    // Stopped at the first check past 15000 clauses at the latest (the reserve grows with
+    // the load factor; pairwise clauses have 2 literals), far short of the whole formula.
+    assert!(c.clauses > 0 && c.literals <= 15_000 * 2 + 2 * CHECK_EVERY_LITERALS);
+}
+
 /// The budget stops the encoder: a deadline already passed ends a large encoding early.
 #[test]
 fn encoding_stops_at_the_deadline() {
@@ -529,6 +562,7 @@ fn encoding_stops_at_the_deadline() {
             deadline: Some(std::time::Instant::now()),
             cancel: None,
         },
+        teardown: None,
     };
     let mut c = Counter::default();
     let r = encode_into(

@@ -13,7 +13,7 @@
 //! the solver's own CPU time is the counter `solver_cpu_us`.
 //!
 //! Limits: `max_solutions` as everywhere. `time_limit` and `cancel` are read by the encoder
-//! (during propagation and every 2^20 literals) and honoured during search
+//! (during propagation and every 2^16 literals) and honoured during search
 //! by every backend: batsat and CaDiCaL poll them through their callbacks, varisat through its
 //! proof output (installed only when a time limit or cancel flag exists, see
 //! [`crate::cnf::backend::Varisat`]), external solvers are killed. `node_limit` counts backend
@@ -23,10 +23,10 @@
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Status, Stop};
 use crate::cnf::{
     decode, encode_into, make_backend, Amo, Budget, CnfEncoding, CnfOptions, EncodeLimits,
-    EncodeStop, GivensMode, Interrupt, SatAnswer, Scratch,
+    EncodeStop, GivensMode, Interrupt, SatAnswer, Scratch, Teardown,
 };
 use crate::puzzle::Puzzle;
-use incremental::{Rebuild, Reused};
+use incremental::{Mode, Rebuild, Reused};
 use std::time::Instant;
 
 mod incremental;
@@ -57,7 +57,10 @@ pub static INFO: EngineInfo = EngineInfo {
                    incremental=true|false (false: one solver per geometry reused across \
                    puzzles, givens as assumptions; minimal/efficient/extended only), \
                    rebuild=auto|never|N (auto: when search time since the last rebuild \
-                   passes 8 rebuilds' time), \
+                   passes 8 rebuilds' time), fallback=N|never (never: a puzzle whose call on the \
+                   reused solver reaches N conflicts is finished by a fresh reduced solver; \
+                   in incremental mode singles run first and puzzles they fill need no \
+                   solver), \
                    max_literals=L (200000000: a puzzle whose formula has more than L literals, \
                    counted exactly before encoding, ends with memory-limit)",
     make,
@@ -134,6 +137,7 @@ const KEYS: &[&str] = &[
     "max_literals",
     "incremental",
     "rebuild",
+    "fallback",
 ];
 
 fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
@@ -150,8 +154,8 @@ pub struct Sat {
     /// The encoder's working memory and the last formula's clause store, reused from one
     /// puzzle to the next (every encoding alike).
     scratch: Scratch,
-    /// Incremental mode: the rebuild rule, and the reused solver.
-    incremental: Option<Rebuild>,
+    /// Incremental mode: the rebuild rule and fallback, and the reused solver.
+    incremental: Option<Mode>,
     reused: Option<Reused>,
 }
 
@@ -161,6 +165,15 @@ pub struct Sat {
 /// published large instance (64x64 to 400x400) is far below it with `optimized` or
 /// `reduced`; the empty 400x400 grid is not.
 pub const DEFAULT_MAX_LITERALS: u64 = 200_000_000;
+
+/// Incremental mode's rebuild rule unless `rebuild` is given (docs/engines.md, "Incremental
+/// mode": measured).
+pub const DEFAULT_REBUILD: Rebuild = Rebuild::Auto;
+
+/// Incremental mode's conflict limit per call on the reused solver, after which the puzzle
+/// goes to a fresh `reduced` solver, unless `fallback` is given: none, since no limit measured
+/// (50, 200, 1000) made incremental mode faster on the 9x9 sets (docs/engines.md).
+pub const DEFAULT_FALLBACK: Option<u64> = None;
 
 /// The backend of a bare `--engine sat`: batsat was the fastest embedded solver on every 9x9
 /// set and on the large instances (docs/engines.md, "Defaults of the sat engine").
@@ -211,14 +224,30 @@ impl Sat {
         };
         let incremental = match options.get("incremental") {
             None | Some("false") => None,
-            Some("true") => Some(match options.get("rebuild") {
-                Some(r) => r.parse::<Rebuild>()?,
-                None => Rebuild::Auto,
+            Some("true") => Some(Mode {
+                rebuild: match options.get("rebuild") {
+                    Some(r) => r.parse::<Rebuild>()?,
+                    None => DEFAULT_REBUILD,
+                },
+                fallback: match options.get("fallback") {
+                    None => DEFAULT_FALLBACK,
+                    Some("never") => None,
+                    Some(v) => match v.parse::<u64>() {
+                        Ok(k) if k > 0 => Some(k),
+                        _ => {
+                            return Err(format!(
+                                "fallback must be never or a number of conflicts >= 1, not {v:?}"
+                            ))
+                        }
+                    },
+                },
             }),
             Some(v) => return Err(format!("incremental must be true or false, not {v:?}")),
         };
-        if incremental.is_none() && options.get("rebuild").is_some() {
-            return Err("rebuild needs incremental=true".into());
+        for key in ["rebuild", "fallback"] {
+            if incremental.is_none() && options.get(key).is_some() {
+                return Err(format!("{key} needs incremental=true"));
+            }
         }
         if incremental.is_some() && cnf.encoding.eliminates() {
             return Err(format!(
@@ -262,18 +291,29 @@ impl Engine for Sat {
                 return o;
             }
         }
-        if let Some(rule) = self.incremental {
+        if let Some(mode) = self.incremental {
             let ended = incremental::solve(
                 &mut self.reused,
                 puzzle,
                 &self.cnf,
                 &self.backend,
-                rule,
+                mode,
                 limits,
                 &mut search,
                 start,
                 &mut self.scratch,
             );
+            if ended.gave_up {
+                // The reused solver spent its conflict budget: a fresh solver on the `reduced`
+                // formula finishes the puzzle, the grids found so far blocked.
+                search.stats.bump("fallbacks", 1);
+                let cnf = CnfOptions {
+                    encoding: CnfEncoding::Reduced,
+                    givens: GivensMode::Units,
+                    ..self.cnf
+                };
+                return self.fresh(puzzle, limits, &cnf, search, start, &ended.found, ended.calls);
+            }
             search.stats.bump("sat_calls", ended.calls);
             let mut o = search.finish();
             o.status = Outcome::status_for(o.count, ended.stop, limits);
@@ -283,9 +323,29 @@ impl Engine for Sat {
             }
             return o;
         }
+        let cnf = self.cnf;
+        self.fresh(puzzle, limits, &cnf, search, start, &[], 0)
+    }
+}
+
+impl Sat {
+    /// Solves `puzzle` with a new backend and the formula of `cnf`, after blocking the grids
+    /// in `found` (solutions already counted by an earlier solver); `calls` solve calls were
+    /// made before.
+    #[allow(clippy::too_many_arguments)]
+    fn fresh(
+        &mut self,
+        puzzle: &Puzzle,
+        limits: &Limits,
+        cnf: &CnfOptions,
+        mut search: Search,
+        start: Instant,
+        found: &[Vec<u16>],
+        calls: u64,
+    ) -> Outcome {
         let mut error: Option<String> = None;
         let mut stop: Option<Stop> = None;
-        let mut calls = 0u64;
+        let mut calls = calls;
         let mut backend = match make_backend(&self.backend) {
             Ok(b) => b,
             Err(e) => {
@@ -304,13 +364,20 @@ impl Engine for Sat {
         }
         // The clauses go straight into the backend; the size guard counts this puzzle's
         // formula exactly before anything is emitted.
+        // With a deadline, the encoder stops loading early enough to free what it loaded
+        // in time, and the search ends early enough to free the whole formula.
+        let teardown = budget.deadline.map(|_| Teardown {
+            ns_per_clause: backend.teardown_ns_per_clause(),
+            watch: crate::timing::Stopwatch::start(),
+        });
         let encode_limits = EncodeLimits {
             max_literals: Some(self.max_literals),
             budget: budget.clone(),
+            teardown,
         };
         let enc = match encode_into(
             puzzle,
-            &self.cnf,
+            cnf,
             &mut *backend,
             &mut self.scratch,
             &encode_limits,
@@ -322,7 +389,7 @@ impl Engine for Sat {
                 o.note = Some(format!(
                     "the {} encoding of this {n}x{n} puzzle has {literals} literals, over the \
                      bound of {bound} (option max_literals)",
-                    self.cnf.encoding.as_str(),
+                    cnf.encoding.as_str(),
                     n = puzzle.n()
                 ));
                 return o;
@@ -358,7 +425,22 @@ impl Engine for Sat {
         if !search.check_clock() {
             return search.finish();
         }
-        loop {
+        let mut done = false;
+        for grid in found {
+            match enc.info.blocking_clause(grid) {
+                Some(c) if c.is_empty() => done = true, // it was the only grid
+                Some(c) => backend.add_clause(&c),
+                None => error = Some("a grid found before has a pair without a variable".into()),
+            }
+        }
+        let budget = Budget {
+            deadline: budget
+                .deadline
+                .zip(teardown)
+                .map(|(d, t)| t.deadline(d, enc.size.clauses)),
+            ..budget
+        };
+        while !done && error.is_none() {
             if let (Some(limit), Some(d)) = (limits.node_limit, backend.stats().decisions) {
                 if d >= limit {
                     stop = Some(Stop::Nodes);

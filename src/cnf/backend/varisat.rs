@@ -303,6 +303,15 @@ impl SatBackend for Varisat {
         }
     }
 
+    /// Measured: see [`SatBackend::teardown_ns_per_clause`] (clauses in one arena; watch and occurrence lists per literal).
+    fn teardown_ns_per_clause(&self) -> f64 {
+        20.0
+    }
+
+    fn survives_interrupts(&self) -> bool {
+        false
+    }
+
     fn stats(&self) -> BackendStats {
         BackendStats::default()
     }

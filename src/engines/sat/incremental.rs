@@ -23,8 +23,8 @@
 
 use super::{Limits, Search, Stop};
 use crate::cnf::{
-    decode, encode_with, make_backend, Budget, Cnf, CnfOptions, GivensMode, Interrupt, SatAnswer,
-    SatBackend, Scratch,
+    decode, encode_into, make_backend, propagate_singles, Budget, CnfInfo, CnfOptions, EncodeLimits, EncodeStop,
+    GivensMode, Interrupt, SatAnswer, SatBackend, Scratch, SizeStats, Teardown,
 };
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
@@ -62,7 +62,8 @@ impl std::str::FromStr for Rebuild {
 /// The reused solver and what it was built for.
 pub struct Reused {
     geometry: Arc<Geometry>,
-    cnf: Cnf,
+    info: CnfInfo,
+    size: SizeStats,
     backend: Box<dyn SatBackend>,
     /// Whether the backend was told to expect limits (varisat needs it before any clause).
     limits_expected: bool,
@@ -74,54 +75,86 @@ pub struct Reused {
 }
 
 /// What one puzzle's search ended with.
+#[derive(Default)]
 pub struct Ended {
     pub stop: Option<Stop>,
     pub error: Option<String>,
     pub calls: u64,
+    /// The reused solver reached the fallback's conflict limit: the caller finishes the
+    /// puzzle with a fresh solver, blocking the grids in `found` (already counted).
+    pub gave_up: bool,
+    pub found: Vec<Vec<u16>>,
+}
+
+fn stop_of(why: Interrupt) -> Stop {
+    match why {
+        Interrupt::Time => Stop::Time,
+        Interrupt::Cancelled => Stop::Cancelled,
+        Interrupt::ConflictLimit => Stop::Nodes,
+    }
 }
 
 /// The activation literal's blocking clause of `grid`: `-a`, then the (cell, digit) literals
-/// of the cells the puzzle does not give.
-fn guarded_block(cnf: &Cnf, puzzle: &Puzzle, grid: &[u16], a: i32) -> Option<Vec<i32>> {
+/// of the cells not decided before the search (the others are the same in every solution).
+fn guarded_block(info: &CnfInfo, decided: &[u16], grid: &[u16], a: i32) -> Option<Vec<i32>> {
     let mut c = vec![-a];
-    for (cell, (&g, &d)) in puzzle.givens().iter().zip(grid).enumerate() {
+    for (cell, (&g, &d)) in decided.iter().zip(grid).enumerate() {
         if g == 0 {
-            c.push(-(cnf.info.map.var(cell, d)? as i32));
+            c.push(-(info.map.var(cell, d)? as i32));
         }
     }
     Some(c)
 }
 
 impl Reused {
+    /// Encodes the empty grid straight into a new backend, under `budget` (with a deadline,
+    /// early enough to free the backend in time, see [`Teardown`]). `Ok(Err(why))`: the
+    /// budget ran out first.
     fn build(
         puzzle: &Puzzle,
         options: &CnfOptions,
         backend: &str,
         limits_expected: bool,
+        fallback: Option<u64>,
         scratch: &mut Scratch,
-    ) -> Result<Self, String> {
+        budget: &Budget,
+    ) -> Result<Result<Self, Interrupt>, String> {
         let t = Instant::now();
         let empty = Puzzle::empty(puzzle.shared_geometry().clone());
         let opts = CnfOptions {
             givens: GivensMode::Assumptions,
             ..*options
         };
-        let cnf = encode_with(&empty, &opts, scratch);
         let mut b = make_backend(backend)?;
         if limits_expected {
             b.expect_limits();
         }
-        b.add_cnf(&cnf);
-        Ok(Reused {
+        b.set_conflict_limit(fallback);
+        let limits = EncodeLimits {
+            max_literals: None,
+            budget: budget.clone(),
+            teardown: budget.deadline.map(|_| Teardown {
+                ns_per_clause: b.teardown_ns_per_clause(),
+                watch: crate::timing::Stopwatch::start(),
+            }),
+        };
+        let enc = match encode_into(&empty, &opts, &mut *b, scratch, &limits) {
+            Ok(e) => e,
+            Err(EncodeStop::Interrupted(why)) => return Ok(Err(why)),
+            Err(EncodeStop::TooLarge { .. }) => unreachable!("no size bound"),
+        };
+        b.reserve_vars(enc.num_vars);
+        Ok(Ok(Reused {
             geometry: puzzle.shared_geometry().clone(),
-            next_var: cnf.num_vars + 1,
-            cnf,
+            next_var: enc.num_vars + 1,
+            info: enc.info,
+            size: enc.size,
             backend: b,
             limits_expected,
             puzzles: 0,
             rebuild_cost: t.elapsed(),
             work: Duration::ZERO,
-        })
+        }))
     }
 
     /// Whether this solver can take `puzzle` under `rule` (else it is rebuilt).
@@ -137,41 +170,89 @@ impl Reused {
     }
 }
 
-/// Solves `puzzle` on the reused solver in `slot` (built or rebuilt first when needed).
-/// Counters go into `search.stats` as this puzzle's share.
+/// How the reused solver is used: the rebuild rule, and the conflict limit of each call after
+/// which the puzzle goes to a fresh solver (`None`: never).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mode {
+    pub rebuild: Rebuild,
+    pub fallback: Option<u64>,
+}
+
+/// Solves `puzzle`: naked and hidden singles first (a puzzle they fill needs no solver; the
+/// cells they decide become assumptions), then the reused solver in `slot` (built or rebuilt
+/// first when needed), each call under the fallback's conflict limit. Counters go into
+/// `search.stats` as this puzzle's share.
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     slot: &mut Option<Reused>,
     puzzle: &Puzzle,
     options: &CnfOptions,
     backend: &str,
-    rule: Rebuild,
+    mode: Mode,
     limits: &Limits,
     search: &mut Search,
     start: Instant,
     scratch: &mut Scratch,
 ) -> Ended {
     let limits_expected = limits.time_limit.is_some() || limits.cancel.is_some();
+    let budget = Budget {
+        deadline: limits.time_limit.map(|t| start + t),
+        cancel: limits.cancel.clone(),
+    };
+    let decided = match propagate_singles(puzzle, scratch, &budget) {
+        Err(why) => {
+            search.built();
+            return Ended {
+                stop: Some(stop_of(why)),
+                ..Ended::default()
+            };
+        }
+        Ok(None) => {
+            search.built();
+            return Ended::default(); // a clash: no solution
+        }
+        Ok(Some(d)) => d.to_vec(),
+    };
+    if decided.iter().all(|&d| d != 0) {
+        // Singles are deductions: the grid they fill is the only solution.
+        search.built();
+        search.solution(&decided);
+        return Ended::default();
+    }
     if !slot
         .as_ref()
-        .is_some_and(|r| r.fits(puzzle, rule, limits_expected))
+        .is_some_and(|r| r.fits(puzzle, mode.rebuild, limits_expected))
     {
         *slot = None; // free the old solver before building the new one
-        match Reused::build(puzzle, options, backend, limits_expected, scratch) {
-            Ok(r) => *slot = Some(r),
+        match Reused::build(
+            puzzle,
+            options,
+            backend,
+            limits_expected,
+            mode.fallback,
+            scratch,
+            &budget,
+        ) {
+            Ok(Ok(r)) => *slot = Some(r),
+            Ok(Err(why)) => {
+                search.built();
+                return Ended {
+                    stop: Some(stop_of(why)),
+                    ..Ended::default()
+                };
+            }
             Err(e) => {
                 return Ended {
-                    stop: None,
                     error: Some(e),
-                    calls: 0,
+                    ..Ended::default()
                 }
             }
         }
     }
     let r = slot.as_mut().expect("built above");
-    search.stats.vars = Some(r.cnf.num_vars as u64);
-    search.stats.clauses = Some(r.cnf.clauses.len() as u64);
-    search.stats.literals = Some(r.cnf.clauses.literals() as u64);
+    search.stats.vars = Some(r.size.vars);
+    search.stats.clauses = Some(r.size.clauses);
+    search.stats.literals = Some(r.size.literals);
     search.built();
     let searching = Instant::now();
     let before = r.backend.stats();
@@ -179,31 +260,34 @@ pub fn solve(
     r.next_var += 1;
     r.puzzles += 1;
     r.backend.reserve_vars(a as u32);
-    let mut assumptions = Vec::with_capacity(puzzle.givens().len() + 1);
-    for (cell, &d) in puzzle.givens().iter().enumerate() {
+    let mut assumptions = Vec::with_capacity(decided.len() + 1);
+    for (cell, &d) in decided.iter().enumerate() {
         if d != 0 {
-            match r.cnf.info.map.var(cell, d) {
+            match r.info.map.var(cell, d) {
                 Some(v) => assumptions.push(v as i32),
                 None => {
                     return Ended {
-                        stop: None,
                         error: Some(format!("given {d} of cell {cell} has no variable")),
-                        calls: 0,
+                        ..Ended::default()
                     }
                 }
             }
         }
     }
     assumptions.push(a);
+    // The search ends early enough to free the solver in time if the deadline is reached
+    // (it is dropped after an interrupt).
     let budget = Budget {
-        deadline: limits.time_limit.map(|t| start + t),
-        cancel: limits.cancel.clone(),
+        deadline: budget.deadline.map(|d| {
+            Teardown {
+                ns_per_clause: r.backend.teardown_ns_per_clause(),
+                watch: crate::timing::Stopwatch::start(),
+            }
+            .deadline(d, r.size.clauses)
+        }),
+        ..budget
     };
-    let mut ended = Ended {
-        stop: None,
-        error: None,
-        calls: 0,
-    };
+    let mut ended = Ended::default();
     loop {
         if let (Some(limit), Some(d), Some(d0)) = (
             limits.node_limit,
@@ -222,16 +306,16 @@ pub fn solve(
                 break;
             }
             Ok(SatAnswer::Unsat) => break,
+            Ok(SatAnswer::Interrupted(Interrupt::ConflictLimit)) if mode.fallback.is_some() => {
+                ended.gave_up = true;
+                break;
+            }
             Ok(SatAnswer::Interrupted(why)) => {
-                ended.stop = Some(match why {
-                    Interrupt::Time => Stop::Time,
-                    Interrupt::Cancelled => Stop::Cancelled,
-                    Interrupt::ConflictLimit => Stop::Nodes,
-                });
+                ended.stop = Some(stop_of(why));
                 break;
             }
             Ok(SatAnswer::Sat(model)) => {
-                let grid = match decode(&r.cnf.info, &model) {
+                let grid = match decode(&r.info, &model) {
                     Ok(g) => g,
                     Err(e) => {
                         ended.error = Some(format!("model does not decode: {e}"));
@@ -242,8 +326,10 @@ pub fn solve(
                     ended.stop = Some(Stop::SolutionCap);
                     break;
                 }
-                match guarded_block(&r.cnf, puzzle, &grid, a) {
-                    Some(c) if c.len() == 1 => break, // every cell given: nothing else
+                let block = guarded_block(&r.info, &decided, &grid, a);
+                ended.found.push(grid);
+                match block {
+                    Some(c) if c.len() == 1 => break, // every cell decided: nothing else
                     Some(c) => r.backend.add_clause(&c),
                     None => {
                         ended.error = Some("decoded grid has a pair without a variable".into());
@@ -265,7 +351,8 @@ pub fn solve(
     if let Some(us) = diff(after.child_cpu_us, before.child_cpu_us) {
         st.bump("solver_cpu_us", us);
     }
-    if !matches!(ended.stop, None | Some(Stop::SolutionCap)) || ended.error.is_some() {
+    let interrupted = !matches!(ended.stop, None | Some(Stop::SolutionCap)) || ended.gave_up;
+    if ended.error.is_some() || (interrupted && !r.backend.survives_interrupts()) {
         *slot = None; // varisat cannot go on after an interrupt; start clean next time
     } else {
         r.backend.add_clause(&[-a]); // retire this puzzle's blocking clauses

@@ -693,9 +693,33 @@ fn incremental_mode_agrees_with_fresh_solvers() {
             }
         }
     }
+    // The fallback: a conflict limit of 1 sends every puzzle that needs a conflict to a fresh
+    // `reduced` solver, with the grids found before blocked (the empty 4x4 counted to 2 and to
+    // all crosses it with one grid found).
+    for b in ["varisat", "batsat", "cadical"] {
+        let o = EngineOptions::new()
+            .with("backend", b)
+            .with("incremental", "true")
+            .with("fallback", "1");
+        let mut inc = Sat::from_options(&o).unwrap();
+        let mut fresh = engine("extended", "pairwise", b);
+        for (i, p) in puzzles.iter().chain([&empty4, &empty4]).enumerate() {
+            let want = run(&mut fresh, p, &Limits::solutions(2));
+            let got = run(&mut inc, p, &Limits::solutions(2));
+            assert_eq!(got.status, want.status, "{b} fallback #{i}: {:?}", got.note);
+            assert_eq!(got.count, want.count, "{b} fallback #{i}");
+            if got.count == 1 {
+                assert_eq!(got.solutions, want.solutions, "{b} fallback #{i}");
+            }
+        }
+        let all = run(&mut inc, &empty4, &Limits::solutions(0));
+        assert_eq!(all.count, 288, "{b} fallback");
+    }
     for bad in [
         vec![("incremental", "true"), ("encoding", "optimized")],
         vec![("rebuild", "3")],
+        vec![("fallback", "3")],
+        vec![("incremental", "true"), ("fallback", "0")],
         vec![("incremental", "true"), ("rebuild", "0")],
         vec![("incremental", "yes")],
     ] {
