@@ -73,8 +73,7 @@ mod size;
 
 pub use amo::Amo;
 pub use backend::{
-    make_backend, BackendStats, Budget, Interrupt, SatAnswer, SatBackend, Teardown,
-    BACKEND_NAMES,
+    make_backend, BackendStats, Budget, Interrupt, SatAnswer, SatBackend, Teardown, BACKEND_NAMES,
 };
 pub use decode::{check_model, decode, decode_checked, DecodeError};
 pub use dimacs::{read_dimacs, read_dimacs_str, write_clauses, write_dimacs, Dimacs, SyntaxError};

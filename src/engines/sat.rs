@@ -312,7 +312,15 @@ impl Engine for Sat {
                     givens: GivensMode::Units,
                     ..self.cnf
                 };
-                return self.fresh(puzzle, limits, &cnf, search, start, &ended.found, ended.calls);
+                return self.fresh(
+                    puzzle,
+                    limits,
+                    &cnf,
+                    search,
+                    start,
+                    &ended.found,
+                    ended.calls,
+                );
             }
             search.stats.bump("sat_calls", ended.calls);
             let mut o = search.finish();

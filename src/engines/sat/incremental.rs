@@ -23,8 +23,9 @@
 
 use super::{Limits, Search, Stop};
 use crate::cnf::{
-    decode, encode_into, make_backend, propagate_singles, Budget, CnfInfo, CnfOptions, EncodeLimits, EncodeStop,
-    GivensMode, Interrupt, SatAnswer, SatBackend, Scratch, SizeStats, Teardown,
+    decode, encode_into, make_backend, propagate_singles, Budget, CnfInfo, CnfOptions,
+    EncodeLimits, EncodeStop, GivensMode, Interrupt, SatAnswer, SatBackend, Scratch, SizeStats,
+    Teardown,
 };
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
