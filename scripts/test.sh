@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command of README.md: installs what the tests need on a fresh Debian machine
-# (idempotent: nothing is installed twice), then runs the whole test suite in release mode.
+# (idempotent: nothing is installed twice), then runs the whole test suite in release mode and
+# checks the committed HTML reports in headless Chromium (scripts/check-reports.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,3 +28,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 cargo test --release --locked
+
+# The committed HTML reports, rendered in a real browser (Debian's headless chromium, which
+# scripts/render-report.sh apt-gets quietly if it is missing; it says how long that took).
+if command -v chromium >/dev/null 2>&1 || { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }; then
+    bash scripts/check-reports.sh
+else
+    echo "warning: chromium not installed and cannot apt-get here; the committed reports" \
+         "are not checked in a browser (they are under CI)" >&2
+fi

@@ -248,7 +248,7 @@ fn an_existing_output_is_never_overwritten_and_a_complete_one_is_reported() {
             d,
             "e.toml",
             &format!(
-                "{BASE}output = \"results/{name}\"\n{}[[datasets]]\npath = \"{}\"\nfirst = 3\n",
+                "{BASE}question = \"Does it stay?\"\noutput = \"results/{name}\"\n{}[[datasets]]\npath = \"{}\"\nfirst = 3\n",
                 engines_human(),
                 data("norvig-top95.txt")
             )
@@ -280,6 +280,9 @@ fn an_existing_output_is_never_overwritten_and_a_complete_one_is_reported() {
         let meta: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&side).unwrap()).unwrap();
         assert_eq!(meta["experiment"], "t");
+        // What the study asks, kept for reports drawn later from the CSV.
+        assert_eq!(meta["question"], "Does it stay?");
+        assert!(meta["description"].is_null());
         assert_eq!(meta["jobs_total"], 5);
         assert_eq!(meta["status_counts"]["unique"], 5);
         assert!(meta["end"].as_str().unwrap().ends_with('Z'));

@@ -127,6 +127,60 @@ fn report_has_every_chart_the_summary_and_the_metadata() {
 }
 
 #[test]
+fn report_shows_the_question_from_the_sidecar_else_the_experiment_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = write_records(dir.path());
+    let out = dir.path().join("report.html");
+    let report = |from: Option<&Path>| {
+        let mut args = vec!["report", csv.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        if let Some(f) = from {
+            args.extend(["--charts-from", f.to_str().unwrap()]);
+        }
+        let o = sudolab(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read_to_string(&out).unwrap()
+    };
+    let at = |html: &str, needle: &str| html.find(needle).unwrap_or_else(|| panic!("no {needle}"));
+    let toml = dir.path().join("cli.toml");
+    std::fs::write(
+        &toml,
+        "name = \"cli\"\nquestion = \"Is dlx <faster>?\"\ndescription = \"Two engines.\"\n",
+    )
+    .unwrap();
+    let sidecar = dir.path().join("runs.json");
+    // A sidecar of a run made before the fields existed: the file's question, right under the
+    // title, escaped.
+    std::fs::write(&sidecar, r#"{"experiment": "cli", "command": ["sudolab"]}"#).unwrap();
+    let html = report(Some(&toml));
+    assert!(at(&html, "</h1>") < at(&html, "<b>Question.</b> Is dlx &lt;faster&gt;?"));
+    assert!(
+        at(&html, "Is dlx") < at(&html, "Two engines.")
+            && at(&html, "Two engines.") < at(&html, "<h2>Summary</h2>")
+    );
+    // Without the file: none to show (the sidecar's config_path is not there either).
+    assert!(!report(None).contains("Question"));
+    // A file of another experiment is not taken for this one.
+    let other = dir.path().join("other.toml");
+    std::fs::write(&other, "name = \"other\"\nquestion = \"Elsewhere?\"\n").unwrap();
+    assert!(!report(Some(&other)).contains("Elsewhere"));
+    // The sidecar's config_path, when it names the same experiment.
+    let with_path = format!(
+        r#"{{"experiment": "cli", "config_path": {:?}}}"#,
+        toml.to_str().unwrap()
+    );
+    std::fs::write(&sidecar, with_path).unwrap();
+    assert!(report(None).contains("Is dlx &lt;faster&gt;?"));
+    // The sidecar's own question wins: it is what the rows were run for.
+    std::fs::write(
+        &sidecar,
+        r#"{"experiment": "cli", "question": "Asked at run time?"}"#,
+    )
+    .unwrap();
+    let html = report(Some(&toml));
+    assert!(html.contains("<b>Question.</b> Asked at run time?") && !html.contains("Is dlx"));
+}
+
+#[test]
 fn bad_input_exits_2_naming_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let csv = write_records(dir.path());

@@ -3,7 +3,7 @@
 
 use super::common::load_records as load;
 
-use crate::plot::{self, ChartKind, ChartSpec, Content, Figure};
+use crate::plot::{self, About, ChartKind, ChartSpec, Content, Figure};
 use anyhow::Context;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -62,7 +62,9 @@ pub struct ReportArgs {
     #[arg(long, short, value_name = "FILE")]
     out: PathBuf,
 
-    /// Draw the `[[charts]]` of this experiment file instead of the default charts.
+    /// Draw the `[[charts]]` of this experiment file instead of the default charts, and show
+    /// its `question` and `description` when the sidecar has none (runs made before they
+    /// were recorded).
     #[arg(long, value_name = "TOML")]
     charts_from: Option<PathBuf>,
 }
@@ -82,10 +84,20 @@ pub fn plot(args: PlotArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The `[[charts]]` of an experiment file (its other tables are the runner's business).
-fn charts_from(path: &Path) -> anyhow::Result<Vec<ChartSpec>> {
+/// What `report` reads of an experiment file: its `[[charts]]`, and its name, question and
+/// description (the other tables are the runner's business).
+struct ExperimentFile {
+    charts: Vec<ChartSpec>,
+    about: About,
+}
+
+fn experiment_file(path: &Path) -> anyhow::Result<ExperimentFile> {
     #[derive(serde::Deserialize)]
     struct Experiment {
+        #[serde(default)]
+        name: String,
+        question: Option<String>,
+        description: Option<String>,
         #[serde(default)]
         charts: Vec<ChartSpec>,
     }
@@ -93,7 +105,48 @@ fn charts_from(path: &Path) -> anyhow::Result<Vec<ChartSpec>> {
         .with_context(|| format!("{}: cannot read", path.display()))?;
     let e: Experiment =
         toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Ok(e.charts)
+    let text = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+    Ok(ExperimentFile {
+        charts: e.charts,
+        about: About {
+            experiment: e.name,
+            question: text(e.question),
+            description: text(e.description),
+        },
+    })
+}
+
+/// The question and description of each sidecar's experiment: the sidecar's own (runs made
+/// since the fields exist), else those of the experiment file given with `--charts-from` if it
+/// is the same experiment (same `name`), else those of the sidecar's `config_path` if that
+/// file still exists and names the same experiment.
+fn abouts(metadata: &[serde_json::Value], given: Option<&ExperimentFile>) -> Vec<About> {
+    let mut out = Vec::new();
+    for m in metadata {
+        let mut about = About::from_sidecar(m);
+        if about.question.is_none() && about.description.is_none() {
+            let from_path = m
+                .get("config_path")
+                .and_then(|p| p.as_str())
+                .map(Path::new)
+                .filter(|p| p.is_file())
+                .and_then(|p| experiment_file(p).ok());
+            let found = given
+                .map(|f| &f.about)
+                .into_iter()
+                .chain(from_path.as_ref().map(|f| &f.about))
+                .find(|a| a.experiment == about.experiment);
+            if let Some(a) = found {
+                about = a.clone();
+            }
+        }
+        out.push(about);
+    }
+    // No sidecar at all: the given file's, if any.
+    if metadata.is_empty() {
+        out.extend(given.map(|f| f.about.clone()));
+    }
+    out
 }
 
 /// The JSON sidecar of each CSV (`X.csv` or `X.csv.gz` -> `X.json`), where there is one.
@@ -116,12 +169,14 @@ fn sidecars(paths: &[PathBuf]) -> anyhow::Result<Vec<serde_json::Value>> {
 pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let records = load(&args.csv)?;
     let metadata = sidecars(&args.csv)?;
-    let specs = match &args.charts_from {
-        Some(path) => match charts_from(path)? {
-            charts if charts.is_empty() => plot::default_charts(&records),
-            charts => charts,
-        },
-        None => plot::default_charts(&records),
+    let given = args
+        .charts_from
+        .as_deref()
+        .map(experiment_file)
+        .transpose()?;
+    let specs = match &given {
+        Some(f) if !f.charts.is_empty() => f.charts.clone(),
+        _ => plot::default_charts(&records),
     };
     let mut figures = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
@@ -132,6 +187,7 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
             content: Content::Svg(svg),
         });
     }
-    plot::report_figures(&records, &figures, &metadata, &args.out)?;
+    let about = abouts(&metadata, given.as_ref());
+    plot::report_figures(&records, &about, &figures, &metadata, &args.out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,8 @@
 //!
 //! ```toml
 //! name = "quick"                 # required: the `experiment` column and the default output name
+//! question = "Which engine ..?"  # optional: what the study asks, one sentence (report, sidecar)
+//! description = "..."            # optional: how it asks it (report, sidecar)
 //! output = "results/quick.csv.gz" # default results/<name>.csv; `--out` overrides; .gz = gzip
 //! max_solutions = 2              # default 2 (1 = first solution, 2 = prove uniqueness, 0 = all)
 //! repetitions = 1                # default 1: runs of each (puzzle, configuration)
@@ -72,6 +74,10 @@ pub struct Experiment {
     /// FNV-1a hash of the file's text, as 16 hex digits.
     pub fingerprint: String,
     pub name: String,
+    /// What the study asks, in one sentence: the report shows it under its title.
+    pub question: Option<String>,
+    /// How the study asks it (data, configurations, limits), shown under the question.
+    pub description: Option<String>,
     pub output: PathBuf,
     pub max_solutions: u64,
     pub repetitions: u64,
@@ -168,6 +174,8 @@ impl Experiment {
 #[serde(deny_unknown_fields)]
 struct RawConfig {
     name: String,
+    question: Option<String>,
+    description: Option<String>,
     output: Option<String>,
     max_solutions: Option<u64>,
     #[serde(default, deserialize_with = "positive")]
@@ -477,6 +485,8 @@ pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experim
         text: text.to_string(),
         fingerprint: format!("{:016x}", fnv1a(text.as_bytes())),
         name: raw.name,
+        question: raw.question.filter(|q| !q.trim().is_empty()),
+        description: raw.description.filter(|d| !d.trim().is_empty()),
         output,
         max_solutions: raw.max_solutions.unwrap_or(2),
         repetitions: raw.repetitions.unwrap_or(1),

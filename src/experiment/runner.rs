@@ -322,6 +322,8 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     sessions.push(session.clone());
     let mut meta = json!({
         "experiment": exp.name,
+        "question": exp.question,
+        "description": exp.description,
         "fingerprint": exp.fingerprint,
         "config_path": exp.path,
         "config": exp.source_json(),

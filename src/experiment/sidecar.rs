@@ -1,7 +1,8 @@
 //! The JSON sidecar written next to an experiment's CSV (`results/quick.csv.gz` ->
 //! `results/quick.json`): everything needed to know where the rows come from.
 //!
-//! Fields: `experiment`, `fingerprint` (FNV-1a of the experiment file's text), `config_path`,
+//! Fields: `experiment`, `question` and `description` (the experiment file's, or `null`),
+//! `fingerprint` (FNV-1a of the experiment file's text), `config_path`,
 //! `config` (the file as written, as JSON), `resolved` (datasets, configurations and limits
 //! with defaults filled in), `sudolab_version`, `git_commit` and `git_dirty` (of the current
 //! directory at run time, `"unknown"`/`null` outside a repository: experiments are run from

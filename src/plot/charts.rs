@@ -607,6 +607,38 @@ fn boxes(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
     })
 }
 
+/// A bar chart's value axis turns logarithmic when its largest positive value is more than
+/// this many times its smallest positive one.
+pub const BAR_LOG_SPAN: f64 = 10.0;
+
+/// The value axis of a bar chart of `values`, and whether it is logarithmic: linear from 0
+/// while the positive values span at most [`BAR_LOG_SPAN`]x, else log (zeros at the unit's
+/// floor, said on the label). Room is left on the right for the value labels at the bar ends.
+pub(super) fn bar_axis(label: &str, unit: Unit, values: &[f64]) -> (Axis, bool) {
+    let positive = values.iter().copied().filter(|v| *v > 0.0);
+    let max = positive.clone().fold(0.0, f64::max);
+    let min = positive.fold(f64::INFINITY, f64::min);
+    if max > 0.0 && max / min > BAR_LOG_SPAN {
+        let lo = values.iter().copied().fold(min, f64::min);
+        let data = Axis::log("", unit, lo, max);
+        let mut a = Axis::log_range("", unit, data.lo, data.hi + (data.hi - data.lo) * 0.18);
+        let top = data.hi;
+        a.ticks.retain(|t| *t <= top);
+        a.minor.retain(|t| *t <= top);
+        a.label = log_label(label, &a, values.iter().copied());
+        (a, true)
+    } else {
+        let a = Axis::linear(
+            format!("{label} (linear scale)"),
+            unit,
+            0.0,
+            if max > 0.0 { max * 1.18 } else { 1.0 },
+            true,
+        );
+        (a, false)
+    }
+}
+
 fn bars(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
     let name = spec.metric.as_deref().unwrap_or("par2_s");
     let Some(&(_, label)) = data::BAR_METRICS.iter().find(|(n, _)| *n == name) else {
@@ -664,7 +696,6 @@ fn bars(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
             .to_string(),
         _ => format!("{label} per configuration, from the summary table (repetitions reduced to their median)."),
     };
-    let max = rows.iter().filter_map(|r| r.2).fold(0.0, f64::max);
     if rows.is_empty() {
         return Ok(empty(
             title,
@@ -673,23 +704,30 @@ fn bars(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
             caption,
         ));
     }
-    // Room on the right for the value labels at the bar ends.
-    let x = Axis::linear(
-        format!("{label} (linear scale)"),
-        unit,
-        0.0,
-        if max > 0.0 { max * 1.18 } else { 1.0 },
-        true,
+    let values: Vec<f64> = rows.iter().filter_map(|r| r.2).collect();
+    let (x, log) = bar_axis(label, unit, &values);
+    let caption = format!(
+        "{caption} {}",
+        if log {
+            format!(
+                "The value axis is logarithmic: the values span more than {BAR_LOG_SPAN}x, so \
+                 on a linear axis the small bars would be invisible slivers."
+            )
+        } else {
+            format!("The value axis is linear: the values span at most {BAR_LOG_SPAN}x.")
+        }
     );
     let y = Axis::categories("", rows.iter().map(|r| r.0.clone()).collect());
     let mut items = Vec::new();
     for (i, (_, colour_i, value, text)) in rows.iter().enumerate() {
         let c = y.category_pos(i);
         let (colour, _, _) = series_style(*colour_i);
-        let end = value.unwrap_or(0.0);
+        // Bars start at the axis' left end: 0 on a linear axis, the floor on a log one.
+        let start = if log { x.lo } else { 0.0 };
+        let end = value.map_or(start, |v| x.pos(v));
         if value.is_some() {
             items.push(Item::Rect {
-                from: (0.0, c - 0.32),
+                from: (start, c - 0.32),
                 to: (end, c + 0.32),
                 fill: colour.mix(0.85),
                 border: None,

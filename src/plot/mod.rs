@@ -22,7 +22,7 @@ mod report;
 
 pub use crate::experiment::chart_spec::{ChartKind, ChartSpec};
 pub use data::{BAR_METRICS, METRICS};
-pub use report::{report_figures, Content, Figure};
+pub use report::{report_figures, About, Content, Figure};
 
 use crate::experiment::Record;
 use anyhow::Context;
@@ -171,7 +171,8 @@ pub fn report(
             content,
         });
     }
-    report_figures(records, &figures, metadata, out)
+    let about: Vec<About> = metadata.iter().map(About::from_sidecar).collect();
+    report_figures(records, &about, &figures, metadata, out)
 }
 
 /// Charts of the experiment (or the default ones) and the HTML report, next to the output.

@@ -16,6 +16,38 @@ pub enum Content {
     Png(Vec<u8>),
 }
 
+/// What a study asks, shown right under the report's title: an experiment file's `question`
+/// and `description`. A sidecar keeps them from the file it was run with (since they exist);
+/// for older runs `sudolab report` reads them from the experiment file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct About {
+    pub experiment: String,
+    pub question: Option<String>,
+    pub description: Option<String>,
+}
+
+impl About {
+    /// The sidecar's `experiment`, `question` and `description` (absent = `None`).
+    pub fn from_sidecar(m: &serde_json::Value) -> About {
+        let text = |k: &str| {
+            m.get(k)
+                .and_then(|v| v.as_str())
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+        };
+        About {
+            experiment: text("experiment").unwrap_or_default(),
+            question: text("question"),
+            description: text("description"),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.question.is_none() && self.description.is_none()
+    }
+}
+
 /// One chart of the report and the caption under it.
 #[derive(Clone, Debug)]
 pub struct Figure {
@@ -30,6 +62,8 @@ h1 { font-size: 1.7em; margin-bottom: 0.2em; }
 h2 { font-size: 1.3em; margin-top: 2em; border-bottom: 1px solid #ccc; }
 h3 { font-size: 1.05em; margin-bottom: 0.3em; }
 p.meta { color: #555; margin-top: 0; }
+p.question { font-size: 1.15em; margin: 0.3em 0; }
+p.description { color: #333; margin: 0.2em 0 0.6em; max-width: 60em; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.92em; }
 th, td { padding: 0.25em 0.8em; border-bottom: 1px solid #ddd; text-align: right; }
 th { background: #f3f3f3; }
@@ -146,7 +180,12 @@ fn summary_table(html: &mut String, records: &[Record]) {
 }
 
 /// The page's HTML.
-pub fn html(records: &[Record], figures: &[Figure], metadata: &[serde_json::Value]) -> String {
+pub fn html(
+    records: &[Record],
+    about: &[About],
+    figures: &[Figure],
+    metadata: &[serde_json::Value],
+) -> String {
     let mut experiments: Vec<&str> = Vec::new();
     let mut groups: BTreeMap<(&str, &str), Vec<Record>> = BTreeMap::new();
     let mut order = Vec::new();
@@ -181,6 +220,32 @@ pub fn html(records: &[Record], figures: &[Figure], metadata: &[serde_json::Valu
         escape(&title),
         escape(&title)
     );
+    // The question first: what the study asks, then how (one pair per experiment shown).
+    let mut shown: Vec<&About> = Vec::new();
+    for a in about.iter().filter(|a| !a.is_empty()) {
+        if !shown.contains(&a) {
+            shown.push(a);
+        }
+    }
+    let about = shown;
+    for a in &about {
+        // Several experiments in one report: say whose question each is.
+        let whose = if about.len() > 1 && !a.experiment.is_empty() {
+            format!(" ({})", escape(&a.experiment))
+        } else {
+            String::new()
+        };
+        if let Some(q) = &a.question {
+            let _ = writeln!(
+                html,
+                "<p class=\"question\"><b>Question{whose}.</b> {}</p>",
+                escape(q)
+            );
+        }
+        if let Some(d) = &a.description {
+            let _ = writeln!(html, "<p class=\"description\">{}</p>", escape(d));
+        }
+    }
     let configs: std::collections::BTreeSet<&str> =
         records.iter().map(|r| r.config.as_str()).collect();
     let _ = writeln!(
@@ -280,11 +345,12 @@ pub fn html(records: &[Record], figures: &[Figure], metadata: &[serde_json::Valu
 /// Writes the report page to `out`.
 pub fn report_figures(
     records: &[Record],
+    about: &[About],
     figures: &[Figure],
     metadata: &[serde_json::Value],
     out: &Path,
 ) -> anyhow::Result<()> {
-    std::fs::write(out, html(records, figures, metadata))
+    std::fs::write(out, html(records, about, figures, metadata))
         .with_context(|| format!("{}: cannot write the report", out.display()))
 }
 
@@ -309,7 +375,7 @@ mod tests {
             "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
         );
         let m = serde_json::json!({"command": ["sudolab", "run", "<x>"], "machine": {"cpus": 2}});
-        let page = html(&[], &[], &[m]);
+        let page = html(&[], &[], &[], &[m]);
         assert!(page.contains("sudolab run &lt;x&gt;"));
         assert!(page.contains("machine.cpus"));
     }

@@ -4,7 +4,7 @@
 use super::charts::{box_stats, build};
 use super::*;
 use crate::engines::{self, EngineSpec, Limits};
-use crate::experiment::{puzzle_text, Record, RunKey};
+use crate::experiment::{puzzle_text, summarize, Record, RunKey};
 use crate::puzzle::{read_file, ReadOptions};
 use std::time::Duration;
 
@@ -337,7 +337,8 @@ fn report_inlines_every_chart_and_the_summary() {
         render(&records, &s, &path).unwrap();
         charts.push((s, path));
     }
-    let meta = serde_json::json!({"version": "0.1.0", "command": ["sudolab", "run", "e.toml"]});
+    let meta = serde_json::json!({"version": "0.1.0", "command": ["sudolab", "run", "e.toml"],
+        "experiment": "test", "question": "Which is <fastest>?", "description": null});
     let out = dir.path().join("r.html");
     report(&records, &charts, &[meta], &out).unwrap();
     let html = std::fs::read_to_string(&out).unwrap();
@@ -348,8 +349,11 @@ fn report_inlines_every_chart_and_the_summary() {
     assert!(html.contains("sudolab run e.toml"));
     assert!(html.contains("<h3>test / nine</h3>") && html.contains("<h3>All datasets</h3>"));
     assert!(html.contains("<td>slow</td>"));
-    // the summary first, then the charts, then the metadata folded at the end
+    // the question under the title, the summary, then the charts, then the metadata folded
     let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("no {needle}"));
+    assert!(at("</h1>") < at("<b>Question.</b> Which is &lt;fastest&gt;?"));
+    assert!(at("<b>Question.</b>") < at("<h2>Summary</h2>"));
+    assert!(!html.contains("class=\"description\""));
     assert!(at("<h2>Summary</h2>") < at("<h2>Charts</h2>"));
     assert!(at("<h2>Charts</h2>") < at("<details class=\"runs\">"));
     assert!(at("<details class=\"runs\">") < at("<h2>Runs</h2>"));
@@ -366,4 +370,71 @@ fn the_font_is_embedded_and_parses() {
     let (w, h) = style.font.box_size("Cactus").unwrap();
     assert!(w > 40 && h > 10, "{w}x{h}");
     assert!(font::REGULAR.len() > 100_000 && font::BOLD.len() > 100_000);
+}
+
+/// Bar heights (lengths) of a bar chart, in row order, and the chart.
+fn bar_ends(records: &[Record], metric: &str) -> (Vec<f64>, draw::Plot) {
+    let plot = build(records, &spec(ChartKind::Bars, Some(metric))).unwrap();
+    let ends = plot
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            draw::Item::Rect { from, to, .. } => Some(to.0 - from.0),
+            _ => None,
+        })
+        .collect();
+    (ends, plot)
+}
+
+#[test]
+fn bars_turn_log_past_a_tenfold_span_and_stay_monotone() {
+    // synthetic() without its error run (which has no time limit, so no PAR-2): PAR-2 of
+    // fast ~5e-5 s, sat ~2e-3 s, slow ~0.2 s, over 1000x apart.
+    let records: Vec<Record> = synthetic()
+        .into_iter()
+        .filter(|r| r.status != "error")
+        .collect();
+    let (ends, plot) = bar_ends(&records, "par2_s");
+    assert!(plot.x.log, "{}", plot.x.label);
+    assert!(plot.x.label.contains("log scale"), "{}", plot.x.label);
+    assert!(plot.caption.contains("logarithmic"), "{}", plot.caption);
+    let par2: Vec<f64> = ["fast", "slow", "sat"]
+        .iter()
+        .map(|c| {
+            let lines = summarize(&records);
+            lines
+                .iter()
+                .find(|l| l.config == *c)
+                .unwrap()
+                .par2_s
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(ends.len(), 3);
+    // Every bar visible, and a longer bar for every larger value.
+    assert!(ends.iter().all(|e| *e > 0.0), "{ends:?}");
+    for i in 0..3 {
+        for j in 0..3 {
+            if par2[i] < par2[j] {
+                assert!(ends[i] < ends[j], "{par2:?} {ends:?}");
+            }
+        }
+    }
+    // The smallest bar is a real share of the largest (on a linear axis it was 1/20000).
+    let (lo, hi) = (ends[0], ends[1]);
+    assert!(lo / hi > 0.1, "{ends:?}");
+
+    // Solved counts (30, 25, 30) are within 10x: linear, bars from 0.
+    let (ends, plot) = bar_ends(&records, "solved");
+    assert!(!plot.x.log, "{}", plot.x.label);
+    assert!(plot.caption.contains("linear"), "{}", plot.caption);
+    assert!(ends[0] > ends[1], "fast solved 30, slow 25: {ends:?}");
+
+    // The rule itself, at its edges.
+    let axis = |v: &[f64]| charts::bar_axis("x", axis::Unit::Seconds, v).1;
+    assert!(!axis(&[1.0, 10.0]));
+    assert!(axis(&[1.0, 10.01]));
+    assert!(!axis(&[0.0, 1.0, 5.0]), "zeros do not count in the span");
+    assert!(axis(&[0.0, 0.001, 5.0]));
+    assert!(!axis(&[]));
 }
