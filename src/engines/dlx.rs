@@ -6,11 +6,16 @@
 //! counter are in [`crate::exact_cover::algorithm_x`].
 //!
 //! The matrix of a geometry is linked once and kept: the engine remembers the last geometry
-//! (the same `Arc`, or an equal geometry) and reuses its links. For each puzzle the option of
-//! every given is selected at the root (its items covered) before the search; clashing givens
-//! end the puzzle as `unsat` with 0 nodes. After the search every cover is undone in reverse
-//! order, so the next puzzle starts from the matrix as built, and a puzzle's answer and counts
-//! never depend on what was solved before.
+//! (the same `Arc`, or an equal geometry) and reuses its links. For each puzzle
+//! [`Links::start`] brings the links back to the matrix as built (a copy of the links as
+//! built for matrices under 65 536 nodes, such as 9x9 and 16x16; relinking from the options
+//! above) and selects the option of every given at the root (its items covered) before the
+//! search; clashing givens end the puzzle as `unsat` with 0 nodes. The search is
+//! [`Links::search_discarding`]: it does not undo its covers when it stops, nor back up
+//! through levels that have no untried option left, since the next puzzle starts afresh
+//! anyway. So a puzzle's answer and counts never depend on what was solved before, and they
+//! are exactly those of DLX1 (`tests/dlx_counts.rs` checks them against counts recorded
+//! before this way of starting and ending was introduced).
 //!
 //! Counters (see `algorithm_x` for the exact definitions): `nodes` = DLX1's nodes (levels
 //! entered); `updates` = DLX1's updates, not counting the covers of the givens (so they equal
@@ -19,7 +24,7 @@
 //! chosen item has no option left); `failed_levels` = levels left with no solution found
 //! below them; `items` / `options` / `ones` = size of the matrix left after the
 //! givens are covered, i.e. of the puzzle's own matrix. `build` = linking the matrix (first
-//! puzzle of a geometry only) and covering the givens; `solve` = the search and the restore.
+//! puzzle of a geometry only), [`Links::start`] and covering the givens; `solve` = the search.
 //!
 //! Option `pre=true` runs Knuth's DLX-PRE option elimination ([`crate::exact_cover::preprocess`])
 //! on the puzzle's own matrix before the search, and searches the reduced matrix, linked
@@ -132,21 +137,18 @@ impl Engine for Dlx {
             unreachable!("prepared above")
         };
         let links = &mut prep.links;
-        for (cell, &d) in puzzle.givens().iter().enumerate() {
-            if d != 0 {
-                let option = prep.matrix.cover().option(cell * n + d as usize - 1);
-                if links.select(option).is_err() {
-                    links.restore();
-                    let own = SudokuCover::for_puzzle(puzzle);
-                    let x = own.cover();
-                    search.stats.items = Some(x.items() as u64);
-                    search.stats.options = Some(x.options() as u64);
-                    search.stats.ones = Some(x.ones() as u64);
-                    search.stats.updates = Some(0);
-                    search.built();
-                    return search.finish_unsat();
-                }
-            }
+        let cover = prep.matrix.cover();
+        let givens = puzzle.givens().iter().enumerate().filter(|g| *g.1 != 0);
+        let selected = givens.map(|(cell, &d)| cover.option(cell * n + d as usize - 1));
+        if links.start(selected).is_err() {
+            let own = SudokuCover::for_puzzle(puzzle);
+            let x = own.cover();
+            search.stats.items = Some(x.items() as u64);
+            search.stats.options = Some(x.options() as u64);
+            search.stats.ones = Some(x.ones() as u64);
+            search.stats.updates = Some(0);
+            search.built();
+            return search.finish_unsat();
         }
         search.built();
         let (items, options, ones) = links.remaining(Some(puzzle.geometry().cells()));
@@ -156,14 +158,14 @@ impl Engine for Dlx {
         let grid = &mut self.grid;
         grid.clear();
         grid.extend_from_slice(puzzle.givens());
-        links.search(&mut search, |s, chosen| {
+        // The next puzzle relinks the lists: no need to undo the search's covers.
+        links.search_discarding(&mut search, |s, chosen| {
             for &o in chosen {
                 let o = o as usize;
                 grid[o / n] = (o % n + 1) as u16;
             }
             s.solution(grid)
         });
-        links.restore();
         search.finish()
     }
 }
@@ -200,7 +202,7 @@ impl Dlx {
         let grid = &mut self.grid;
         grid.clear();
         grid.extend_from_slice(puzzle.givens());
-        links.search(&mut search, |s, chosen| {
+        links.search_discarding(&mut search, |s, chosen| {
             for &o in chosen {
                 let (cell, d) = own.placement(reduced.kept[o as usize]);
                 grid[cell] = d;

@@ -56,40 +56,59 @@ impl Links {
     where
         V: FnMut(&mut Search, &[u32]) -> bool,
     {
-        with_core!(&mut self.core, c => c.search(search, visit))
+        with_core!(&mut self.core, c => c.search::<true, V>(search, visit))
+    }
+
+    /// [`Links::search`] that leaves the lists in whatever state the search ends in, so that
+    /// only [`Links::start`] makes them usable again: when a limit or the solution cap stops
+    /// the search it does not undo the covers of the levels on the stack, and once no level
+    /// on the stack has an untried option (the rest of the search would only back up to the
+    /// root, uncovering, and find nothing) it ends at once. Every count is that of
+    /// [`Links::search`] (the levels it skips backing up through are counted in
+    /// `failed_levels` exactly as backing up counts them); only the uncovering is saved.
+    pub fn search_discarding<V>(&mut self, search: &mut Search, visit: V)
+    where
+        V: FnMut(&mut Search, &[u32]) -> bool,
+    {
+        with_core!(&mut self.core, c => c.search::<false, V>(search, visit))
     }
 }
 
 impl<I: Idx, K: Key> Core<I, K> {
-    /// See [`Links::search`]. Runs the search compiled for AVX2 when the CPU has it (the
-    /// same code: only the item choice uses the wider instructions).
-    pub(crate) fn search<V>(&mut self, search: &mut Search, visit: V)
+    /// See [`Links::search`] (`TIDY`) and [`Links::search_discarding`] (`!TIDY`). Runs the
+    /// search compiled for AVX2 when the CPU has it (the same code: only the item choice uses
+    /// the wider instructions).
+    pub(crate) fn search<const TIDY: bool, V>(&mut self, search: &mut Search, visit: V)
     where
         V: FnMut(&mut Search, &[u32]) -> bool,
     {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: `avx2` is set only when the CPU has AVX2.
-            unsafe { self.search_avx2(search, visit) };
+            unsafe { self.search_avx2::<TIDY, V>(search, visit) };
             return;
         }
-        self.run::<false, V>(search, visit)
+        self.run::<false, TIDY, V>(search, visit)
     }
 
     /// # Safety
     /// The CPU must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn search_avx2<V>(&mut self, search: &mut Search, visit: V)
+    unsafe fn search_avx2<const TIDY: bool, V>(&mut self, search: &mut Search, visit: V)
     where
         V: FnMut(&mut Search, &[u32]) -> bool,
     {
-        self.run::<true, V>(search, visit)
+        self.run::<true, TIDY, V>(search, visit)
     }
 
-    /// The search proper; `AVX2`: see [`Core::choose`].
+    /// The search proper; `AVX2`: see [`Core::choose`]; `TIDY`: see [`Core::search`].
+    ///
+    /// Without `TIDY`, `open` counts the levels on the stack whose current option has a next
+    /// one in its list (`open_at` says which): when a level's list is exhausted and `open` is
+    /// 0, every level below would back up too, with no cover and no solution.
     #[inline(always)]
-    fn run<const AVX2: bool, V>(&mut self, search: &mut Search, mut visit: V)
+    fn run<const AVX2: bool, const TIDY: bool, V>(&mut self, search: &mut Search, mut visit: V)
     where
         V: FnMut(&mut Search, &[u32]) -> bool,
     {
@@ -105,10 +124,13 @@ impl<I: Idx, K: Key> Core<I, K> {
         }
         let items = self.items();
         let mut level = 0usize;
+        let mut open = 0u32;
         'forward: loop {
             // forward: enter a level.
             if !search.node() {
-                self.unwind(level);
+                if TIDY {
+                    self.unwind(level);
+                }
                 break;
             }
             let mut cur;
@@ -123,11 +145,18 @@ impl<I: Idx, K: Key> Core<I, K> {
                 if level == 0 {
                     break 'forward;
                 }
+                if !TIDY && open == 0 {
+                    failed_levels += self.unfruitful(level, search.count());
+                    break 'forward;
+                }
                 level -= 1;
                 let p = self.choice[level];
                 self.uncover_others(p);
                 cur = self.down(p);
                 self.choice[level] = cur;
+                if !TIDY {
+                    open = self.reopen(level, cur, open);
+                }
             } else {
                 let Some(best) = self.choose::<AVX2>() else {
                     unreachable!("a level is entered only while a primary item is active")
@@ -142,12 +171,20 @@ impl<I: Idx, K: Key> Core<I, K> {
                 self.cover(best);
                 cur = self.first(best);
                 self.choice[level] = cur;
+                if !TIDY {
+                    self.open_at[level] = false;
+                    open = self.reopen(level, cur, open);
+                }
             }
             // advance / backup / recover.
             loop {
                 if cur < items {
                     // backup: `cur` is the header of the item chosen on this level, whose
                     // list is exhausted.
+                    if !TIDY && open == 0 {
+                        failed_levels += self.unfruitful(level + 1, search.count());
+                        break 'forward;
+                    }
                     self.uncover(cur);
                     if search.count() == self.entry[level] {
                         failed_levels += 1;
@@ -161,6 +198,9 @@ impl<I: Idx, K: Key> Core<I, K> {
                     self.uncover_others(p);
                     cur = self.down(p);
                     self.choice[level] = cur;
+                    if !TIDY {
+                        open = self.reopen(level, cur, open);
+                    }
                     continue;
                 }
                 self.cover_others(cur);
@@ -171,13 +211,18 @@ impl<I: Idx, K: Key> Core<I, K> {
                         self.solution.push(o);
                     }
                     if !visit(search, &self.solution) {
-                        self.unwind(level + 1);
+                        if TIDY {
+                            self.unwind(level + 1);
+                        }
                         break 'forward;
                     }
                     // recover
                     self.uncover_others(cur);
                     cur = self.down(cur);
                     self.choice[level] = cur;
+                    if !TIDY {
+                        open = self.reopen(level, cur, open);
+                    }
                     continue;
                 }
                 level += 1;
@@ -188,5 +233,22 @@ impl<I: Idx, K: Key> Core<I, K> {
         search.stats.backtracks += backtracks;
         search.stats.bump("failed_levels", failed_levels);
         search.stats.updates = Some(self.updates - start_updates);
+    }
+
+    /// `open` once level `level`'s current option is `cur` (a node, or the header when the
+    /// list is exhausted): the level is open when `cur` has a next option.
+    #[inline(always)]
+    fn reopen(&mut self, level: usize, cur: u32, open: u32) -> u32 {
+        let items = self.items();
+        let now = cur >= items && self.down(cur) >= items;
+        let was = std::mem::replace(&mut self.open_at[level], now);
+        open + now as u32 - was as u32
+    }
+
+    /// `failed_levels` that backing up from level `levels - 1` to the root would count, when
+    /// no level on the stack has an untried option: each level with no solution below it,
+    /// i.e. none found since it was entered.
+    fn unfruitful(&self, levels: usize, count: u64) -> u64 {
+        self.entry[..levels].iter().filter(|&&e| e == count).count() as u64
     }
 }

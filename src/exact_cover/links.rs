@@ -194,12 +194,18 @@ pub(crate) struct Core<I, K> {
     root: Vec<u32>,
     /// Search stack: the option node chosen on each level (`level < primary + 1`).
     pub(crate) choice: Vec<u32>,
-    /// Search stack: solutions found before each level was entered (for `backtracks`).
+    /// Search stack: solutions found before each level was entered (for `failed_levels`).
     pub(crate) entry: Vec<u64>,
+    /// Search stack: whether the option chosen on each level has a next one in its list
+    /// (kept by [`Links::search_discarding`] only).
+    pub(crate) open_at: Vec<bool>,
     /// Options of the current solution, filled when one is visited.
     pub(crate) solution: Vec<u32>,
     /// Whether the CPU has AVX2 (the search then runs as code compiled for it).
     pub(crate) avx2: bool,
+    /// The nodes and keys as built, kept for [`Links::start`] when `I` is `u16` (at most
+    /// 512 KiB).
+    built: Option<(Vec<Node<I>>, Vec<K>)>,
     /// Keys scanned by `choose`: the primary items, rounded up to whole blocks (the keys
     /// past the primary items are secondary ones or padding, never least while a primary
     /// item is active).
@@ -338,6 +344,35 @@ impl Links {
         with_core!(&mut self.core, c => c.restore())
     }
 
+    /// Brings the structure, whatever state it is in (including after
+    /// [`Links::search_discarding`]), to the state of [`Links::select`] of each of `selected`
+    /// in order on the structure as built: the same lists in the same order and the same
+    /// keys for every active item, so that a search from here makes the same choices and
+    /// counts. Problems with fewer than 65 536 nodes keep a copy of the structure as built
+    /// and copy it back before selecting (a copy of a few tens of kilobytes costs less than
+    /// undoing the covers one by one); larger ones are relinked ([`Links::relink`]) rather
+    /// than doubled in memory. Fails when a selected option meets an item covered by an
+    /// earlier one (the options clash), returning that item; the structure must then be
+    /// started again before any other use. `updates` is not changed.
+    pub fn start<'a>(&mut self, selected: impl IntoIterator<Item = &'a [u32]>) -> Result<(), u32> {
+        with_core!(&mut self.core, c => c.start(selected))
+    }
+
+    /// Relinks the lists from scratch as [`Links::select`] of each of `selected` (in order,
+    /// on the structure as built) would leave them: the items of the selected options
+    /// covered, and every option meeting one of them out of every list. Whatever state the
+    /// structure was in (including after [`Links::search_discarding`]), the lists, keys and
+    /// counts of active items afterwards are exactly those of the selections on the fresh
+    /// structure: same lists in the same order, so a search from here makes the same choices
+    /// and counts. Costs one pass over the nodes, whatever the number of selections (the
+    /// covers and uncovers of `select` and `restore` cost one list walk per selected item,
+    /// each). Fails when a selected option meets an item covered by an earlier one (the
+    /// options clash), returning that item; the structure must then be relinked before any
+    /// other use. `updates` is not changed.
+    pub fn relink<'a>(&mut self, selected: impl IntoIterator<Item = &'a [u32]>) -> Result<(), u32> {
+        with_core!(&mut self.core, c => c.relink(selected))
+    }
+
     /// Whether the lists and keys are those of `other` (tests: a search leaves no trace).
     #[cfg(test)]
     pub(crate) fn same_lists(&self, other: &Links) -> bool {
@@ -353,6 +388,30 @@ impl Links {
     #[cfg(test)]
     pub(crate) fn sane(&self) -> bool {
         with_core!(&self.core, c => c.sane())
+    }
+
+    /// Each active item with its length and its list's nodes, top to bottom (tests: what a
+    /// search sees).
+    #[cfg(test)]
+    pub(crate) fn active_lists(&self) -> Vec<(usize, usize, Vec<u32>)> {
+        with_core!(&self.core, c => (0..c.items as usize)
+            .filter(|&i| c.is_active(i))
+            .map(|i| {
+                let mut list = Vec::new();
+                let mut p = c.first(i as u32);
+                while p != i as u32 {
+                    list.push(p);
+                    p = c.down(p);
+                }
+                (i, c.len(i), list)
+            })
+            .collect())
+    }
+
+    /// Primary items not covered.
+    #[cfg(test)]
+    pub(crate) fn active(&self) -> u32 {
+        with_core!(&self.core, c => c.active)
     }
 }
 
@@ -418,7 +477,9 @@ impl<I: Idx, K: Key> Core<I, K> {
             });
         }
         debug_assert!(spacer_count as usize <= x.options());
+        let built = (I::NODES <= u16::NODES).then(|| (nodes.clone(), key.clone()));
         Core {
+            built,
             nodes,
             key,
             items: items as u32,
@@ -429,6 +490,7 @@ impl<I: Idx, K: Key> Core<I, K> {
             root: Vec::with_capacity(primary),
             choice: vec![0; primary + 1],
             entry: vec![0; primary + 1],
+            open_at: vec![false; primary + 1],
             solution: Vec::with_capacity(primary + 1),
             avx2: has_avx2(),
             scan: primary.div_ceil(BLOCK) * BLOCK,
@@ -676,6 +738,89 @@ impl<I: Idx, K: Key> Core<I, K> {
         while let Some(i) = self.root.pop() {
             self.uncover(i);
         }
+    }
+
+    /// See [`Links::start`].
+    fn start<'a>(&mut self, selected: impl IntoIterator<Item = &'a [u32]>) -> Result<(), u32> {
+        let Some((nodes, key)) = &self.built else {
+            return self.relink(selected);
+        };
+        self.nodes.copy_from_slice(nodes);
+        self.key.copy_from_slice(key);
+        self.active = self.primary;
+        self.zeroed = u32::MAX;
+        self.root.clear();
+        let updates = self.updates;
+        for option in selected {
+            if let Some(&i) = option.iter().find(|&&i| !self.is_active(i as usize)) {
+                return Err(i);
+            }
+            for &i in option {
+                self.cover(i);
+            }
+        }
+        self.updates = updates;
+        Ok(())
+    }
+
+    /// See [`Links::relink`]. The header's `up` serves as the tail of its list while the
+    /// options are appended, in node order (= option order, the order of the lists as built).
+    fn relink<'a>(&mut self, selected: impl IntoIterator<Item = &'a [u32]>) -> Result<(), u32> {
+        let items = self.items as usize;
+        let primary = self.primary as usize;
+        self.root.clear();
+        self.zeroed = u32::MAX;
+        for (i, k) in self.key[..items].iter_mut().enumerate() {
+            *k = if i < primary {
+                K::default()
+            } else {
+                K::SECONDARY
+            };
+        }
+        let mut active = self.primary;
+        for option in selected {
+            for &i in option {
+                let k = &mut self.key[i as usize];
+                if k.and(K::COVERED) != K::default() {
+                    return Err(i);
+                }
+                *k = k.or(K::COVERED);
+                active -= (i < self.primary) as u32;
+            }
+        }
+        self.active = active;
+        let nodes = &mut self.nodes[..];
+        let key = &mut self.key[..items];
+        for (i, n) in nodes[..items].iter_mut().enumerate() {
+            n.up = I::of(i as u32);
+        }
+        let end = nodes.len();
+        // Node `items` is the first spacer; each option runs up to the next spacer.
+        let mut p = items + 1;
+        while p < end {
+            let start = p;
+            let mut alive = true;
+            while nodes[p].top.get() < self.items {
+                alive &= key[nodes[p].top.get() as usize].and(K::COVERED) == K::default();
+                p += 1;
+            }
+            if alive {
+                for q in start..p {
+                    let i = nodes[q].top.get() as usize;
+                    let tail = nodes[i].up;
+                    nodes[tail.get() as usize].down = I::of(q as u32);
+                    nodes[q].up = tail;
+                    nodes[i].up = I::of(q as u32);
+                    key[i] = key[i].add(K::ONE);
+                }
+            }
+            p += 1;
+        }
+        for i in 0..items {
+            let tail = nodes[i].up;
+            nodes[tail.get() as usize].down = I::of(i as u32);
+        }
+        Ok(())
     }
 
     /// Undoes the covers of search levels `0..levels` (each: the chosen item, then the other

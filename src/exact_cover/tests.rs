@@ -165,6 +165,57 @@ fn same_in_every_representation(x: &ExactCover, cap: u64, stats: &Stats, sols: &
     }
 }
 
+/// [`Links::start`] (the copy of the structure as built, or [`Links::relink`] for `u32`
+/// links) from the dirty state a [`Links::search_discarding`] leaves gives the lists of
+/// [`Links::select`] on fresh links, the same clash, and the same search.
+#[test]
+fn start_equals_select_after_a_discarding_search() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    for round in 0..300 {
+        let x = random_problem(&mut rng);
+        let picks: Vec<usize> = (0..rng.gen_range(0..4))
+            .map(|_| rng.gen_range(0..x.options()))
+            .collect();
+        let cap = rng.gen_range(0..3u64);
+        for large in [false, true] {
+            let mut fresh = Links::new_forced(&x, large);
+            let selected = picks.iter().try_for_each(|&o| fresh.select(x.option(o)));
+            let mut dirty = Links::new_forced(&x, large);
+            for first in [1u64, 0] {
+                let limits = Limits::solutions(first);
+                let mut s = crate::engines::Search::new(&limits);
+                dirty.search_discarding(&mut s, |s, _| s.solution(&[]));
+            }
+            let started = dirty.start(picks.iter().map(|&o| x.option(o)));
+            assert_eq!(started, selected, "round {round}");
+            if selected.is_err() {
+                continue;
+            }
+            assert_eq!(dirty.active_lists(), fresh.active_lists(), "round {round}");
+            assert_eq!(dirty.active(), fresh.active());
+            let run = |links: &mut Links, tidy: bool| {
+                let limits = Limits::solutions(cap);
+                let mut search = crate::engines::Search::new(&limits);
+                let mut sols = Vec::new();
+                let visit = |s: &mut crate::engines::Search, o: &[u32]| {
+                    sols.push(o.to_vec());
+                    s.solution(&[])
+                };
+                if tidy {
+                    links.search(&mut search, visit);
+                } else {
+                    links.search_discarding(&mut search, visit);
+                }
+                (search.finish().stats, sols)
+            };
+            let (a, sa) = run(&mut fresh, true);
+            let (b, sb) = run(&mut dirty, false);
+            same_counts(&a, &b);
+            assert_eq!(sa, sb, "round {round}");
+        }
+    }
+}
+
 #[test]
 fn links_agree_with_the_reference_on_random_problems() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
