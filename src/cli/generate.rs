@@ -4,7 +4,9 @@
 
 use super::common::whole;
 use crate::engines::EngineSpec;
-use crate::generate::{default_node_limit, GenerateOptions, Generator, Target, DEFAULT_ATTEMPTS};
+use crate::generate::{
+    auto_order, default_node_limit, GenerateOptions, Generator, Order, Target, DEFAULT_ATTEMPTS,
+};
 use crate::puzzle::parse_box;
 use crate::puzzle::{default_box, write_puzzle, OutputFormat};
 use anyhow::Context;
@@ -19,6 +21,21 @@ pub enum GenFormat {
     Line,
     /// Rows of cells, puzzles separated by a blank line.
     Grid,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OrderArg {
+    Random,
+    SinglesFirst,
+}
+
+impl From<OrderArg> for Order {
+    fn from(o: OrderArg) -> Order {
+        match o {
+            OrderArg::Random => Order::Random,
+            OrderArg::SinglesFirst => Order::SinglesFirst,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -79,6 +96,18 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64, 1>)]
     pub node_limit: Option<u64>,
 
+    /// Removal order: random (one pass in a random order; the balanced order with --spread)
+    /// or singles-first (first the removals naked and hidden singles undo, with no check,
+    /// then the other cells, each checked; biased towards puzzles singles solve).
+    /// Default: random up to 16x16 and with --spread, singles-first above.
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub order: Option<OrderArg>,
+
+    /// No uniqueness checks: remove the first cells of a random order down to --clues, so the
+    /// puzzle may have several solutions (for hardness studies without uniqueness).
+    #[arg(long, requires = "clues", conflicts_with_all = ["spread", "order", "engine", "node_limit"])]
+    pub unchecked: bool,
+
     /// Output file (default: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<String>,
@@ -112,6 +141,17 @@ impl GenerateArgs {
             engine: Some(engine),
             // Only where someone watches, and only for passes long enough to need it.
             progress: std::io::stderr().is_terminal() || self.size >= 64,
+            order: self.order(),
+            unique: !self.unchecked,
+        }
+    }
+
+    /// The removal order asked for, or the default for the side (random with --spread).
+    fn order(&self) -> Order {
+        match self.order {
+            Some(o) => o.into(),
+            None if self.spread || self.unchecked => Order::Random,
+            None => auto_order(self.size),
         }
     }
 
@@ -136,9 +176,17 @@ impl GenerateArgs {
             s += " --spread";
         }
         s += &format!(
-            " --count {} --seed {} --attempts {} --engine {engine} --node-limit {}",
-            self.count, self.seed, self.attempts, node_limit
+            " --count {} --seed {} --attempts {}",
+            self.count, self.seed, self.attempts
         );
+        if self.unchecked {
+            s += " --unchecked";
+        } else {
+            s += &format!(
+                " --order {} --engine {engine} --node-limit {node_limit}",
+                self.order().name()
+            );
+        }
         let mut read = Vec::new();
         if self.diagonals {
             read.push("--diagonals".to_string());

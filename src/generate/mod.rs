@@ -75,6 +75,7 @@ use incremental::{Answer, SatChecker};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use singles::{Closure, Singles};
 use std::sync::Arc;
 
 /// Smallest side generated: the readers take shorter lines for grid rows.
@@ -139,6 +140,47 @@ pub struct GenerateOptions {
     pub node_limit: u64,
     /// Progress lines on stderr every 5 s of a removal pass.
     pub progress: bool,
+    /// Order of the removals (see [`Order`]).
+    pub order: Order,
+    /// Whether removals are checked for uniqueness at all: `false` removes the first cells of
+    /// the random order with no check, so the puzzle may have several solutions (for
+    /// hardness studies without the uniqueness condition; clue targets only).
+    pub unique: bool,
+}
+
+/// Order in which the cells are visited for removal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// One pass in a uniformly random order (or the balanced order with `spread`).
+    Random,
+    /// Two passes over the random order: first the removals that naked and hidden singles
+    /// undo (the puzzle stays solvable by singles, so unique, with no uniqueness check), then
+    /// the cells the first pass kept, each checked by the engine. Far fewer checks, and none
+    /// of the hard ones while the target is within reach of singles; the puzzles are biased
+    /// towards those singles solve.
+    SinglesFirst,
+}
+
+impl Order {
+    /// Name as the command line spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Random => "random",
+            Order::SinglesFirst => "singles-first",
+        }
+    }
+}
+
+/// Largest side whose default order is [`Order::Random`]; above, [`Order::SinglesFirst`].
+pub const RANDOM_ORDER_MAX_SIDE: usize = 16;
+
+/// The order used when none is given (see [`RANDOM_ORDER_MAX_SIDE`]).
+pub fn auto_order(n: usize) -> Order {
+    if n <= RANDOM_ORDER_MAX_SIDE {
+        Order::Random
+    } else {
+        Order::SinglesFirst
+    }
 }
 
 impl GenerateOptions {
@@ -156,6 +198,8 @@ impl GenerateOptions {
             engine: None,
             node_limit: default_node_limit(&auto_engine(size)),
             progress: false,
+            order: auto_order(size),
+            unique: true,
         }
     }
 }
@@ -174,6 +218,12 @@ pub enum GenerateError {
     Geometry(#[from] GeometryError),
     #[error("a jigsaw puzzle has regions, not boxes: a box shape cannot be given with it")]
     BoxWithJigsaw,
+    #[error(
+        "the singles-first order cannot be combined with spread (use the random order with it)"
+    )]
+    OrderWithSpread,
+    #[error("a minimal puzzle needs uniqueness checks: give a clue target without them")]
+    MinimalUnchecked,
     #[error("attempts must be at least 1")]
     NoAttempts,
     #[error(
@@ -358,6 +408,12 @@ impl Generator {
                 });
             }
         }
+        if options.spread && options.order == Order::SinglesFirst {
+            return Err(GenerateError::OrderWithSpread);
+        }
+        if !options.unique && options.target == Target::Minimal {
+            return Err(GenerateError::MinimalUnchecked);
+        }
         if (options.jigsaw || options.diagonals) && n > MAX_SEARCH_SIDE {
             return Err(GenerateError::SearchSide(n));
         }
@@ -538,6 +594,17 @@ impl Generator {
             }
         });
         let mut spread = spread;
+        if !self.options.unique {
+            // No checks: the first cells of the random order go.
+            for &c in &order[..cells - target] {
+                carved.givens[c] = 0;
+            }
+            carved.clues = target;
+            return Ok(carved);
+        }
+        if self.options.order == Order::SinglesFirst && spread.is_none() {
+            order = self.singles_pass(geometry, solution, &order, target, &mut carved);
+        }
         let mut step = 0;
         // Size of the next block test (see `incremental`); 1 = single checks.
         let mut block = 1usize;
@@ -650,6 +717,61 @@ impl Generator {
             }
         }
         Ok(carved)
+    }
+}
+
+impl Generator {
+    /// The first pass of [`Order::SinglesFirst`]: the cells of `order` are emptied in turn
+    /// while naked and hidden singles still fill the grid from the givens left (then the
+    /// solution is the only one: no check needed), stopping at `target` givens. Runs of cells
+    /// are tried together, the run doubling after a success and halving after a failure; a
+    /// run that singles fill accepts exactly the removals the one-at-a-time pass would (fewer
+    /// givens never let singles place more). Returns the order of the second pass: the cells
+    /// kept, in their order, then the cells not visited.
+    fn singles_pass(
+        &mut self,
+        geometry: &Geometry,
+        solution: &[u16],
+        order: &[usize],
+        target: usize,
+        carved: &mut Carved,
+    ) -> Vec<usize> {
+        let mut singles = Singles::new(geometry);
+        let mut kept = Vec::new();
+        let mut i = 0;
+        let mut run = 1usize;
+        let mut progress = self
+            .options
+            .progress
+            .then(|| Progress::new(self.stats.attempts));
+        while i < order.len() && carved.clues > target {
+            let k = run.min(order.len() - i).min(carved.clues - target);
+            let cells = &order[i..i + k];
+            for &c in cells {
+                carved.givens[c] = 0;
+            }
+            self.stats.checks += 1;
+            if singles.run(&carved.givens, None) == Closure::Filled {
+                carved.clues -= k;
+                i += k;
+                run = k * 2;
+            } else {
+                for &c in cells {
+                    carved.givens[c] = solution[c];
+                }
+                if k == 1 {
+                    kept.push(order[i]);
+                    i += 1;
+                } else {
+                    run = k / 2;
+                }
+            }
+            if let Some(p) = &mut progress {
+                p.tick(i, order.len(), carved.clues);
+            }
+        }
+        kept.extend_from_slice(&order[i..]);
+        kept
     }
 }
 

@@ -1,6 +1,7 @@
 //! Tests of the generator. Uniqueness is re-checked with the `human` engine, not the `dlx`
 //! engine that proved it during generation, so an engine bug cannot hide itself.
 
+use super::singles::{Closure, Singles};
 use super::*;
 use crate::engines::{EngineSpec, Limits, Status};
 
@@ -436,4 +437,81 @@ fn no_three_clue_4x4_puzzle_is_unique() {
     let four = generate(options(4, Target::Clues(4), 0), 1);
     assert_eq!(four[0].clues(), 4);
     assert_eq!(status(&mut *checker(), &four[0]), Status::Unique);
+}
+
+/// The singles-first order: the puzzles are unique, those within reach of singles are solved
+/// by singles alone, a minimal one is minimal (its second pass checks every given left), and
+/// a seed repeats.
+#[test]
+fn singles_first_order_makes_unique_puzzles_singles_solve() {
+    let mut human = checker();
+    let o = GenerateOptions {
+        order: Order::SinglesFirst,
+        ..options(16, Target::Clues(140), 5)
+    };
+    let a = generate(o.clone(), 2);
+    assert_eq!(a, generate(o, 2));
+    let mut singles = Singles::new(a[0].geometry());
+    for p in &a {
+        assert_eq!(p.clues(), 140);
+        assert_eq!(status(&mut *human, p), Status::Unique);
+        assert_eq!(singles.run(p.givens(), None), Closure::Filled);
+    }
+    let o = GenerateOptions {
+        order: Order::SinglesFirst,
+        ..options(9, Target::Minimal, 6)
+    };
+    for p in generate(o, 3) {
+        assert_eq!(status(&mut *human, &p), Status::Unique);
+        assert!(is_minimal(&mut *human, &p), "not minimal: {:?}", p.givens());
+    }
+    // The same puzzles whichever engine checks the second pass.
+    let with = |engine: &str| {
+        let o = GenerateOptions {
+            order: Order::SinglesFirst,
+            engine: Some(engine.parse().unwrap()),
+            node_limit: 10_000_000,
+            ..options(16, Target::Clues(100), 7)
+        };
+        generate(o, 1)
+    };
+    assert_eq!(with("dlx"), with("sat-incremental"));
+}
+
+/// Without checks the puzzle is cut to the target from its solution, and may have several
+/// solutions; minimal targets and spread with singles-first are refused.
+#[test]
+fn unchecked_puzzles_are_cut_from_their_solution() {
+    let o = GenerateOptions {
+        unique: false,
+        ..options(9, Target::Clues(20), 3)
+    };
+    let mut g = Generator::new(o.clone()).unwrap();
+    let mut multiple = 0;
+    for _ in 0..10 {
+        let p = g.next_puzzle().unwrap();
+        assert_eq!(p.clues(), 20);
+        assert_eq!(p.check_solution(g.last_solution()), Ok(()));
+        if status(&mut *checker(), &p) == Status::Multiple {
+            multiple += 1;
+        }
+    }
+    assert!(multiple > 0, "20 random givens of 9x9 are rarely unique");
+    let minimal = GenerateOptions {
+        target: Target::Minimal,
+        ..o
+    };
+    assert_eq!(
+        Generator::new(minimal).unwrap_err(),
+        GenerateError::MinimalUnchecked
+    );
+    let spread = GenerateOptions {
+        spread: true,
+        order: Order::SinglesFirst,
+        ..options(9, Target::Minimal, 0)
+    };
+    assert_eq!(
+        Generator::new(spread).unwrap_err(),
+        GenerateError::OrderWithSpread
+    );
 }

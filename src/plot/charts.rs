@@ -889,6 +889,10 @@ fn line(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
     }
     let mut row = 0;
     let mut missing = Vec::new();
+    // Growth exponents over the upper half of a log x range (small inputs are dominated by
+    // fixed costs); see `loglog_exponent`.
+    let fit_from = log_x.then(|| (xlo * xhi).sqrt());
+    let mut fitted = 0;
     for (c, colour_i, pts, hits) in &stats {
         let (colour, dash, mk) = series_style(*colour_i);
         let median: Vec<(f64, f64)> = pts.iter().map(|p| (x.pos(p.0), y.pos(p.1))).collect();
@@ -961,12 +965,53 @@ fn line(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
             continue;
         }
         let total_hits: usize = hits.iter().map(|h| h.1).sum();
-        let label = if total_hits > 0 {
+        let mut label = if total_hits > 0 {
             format!("{c} ({total_hits} limit hits)")
         } else {
             c.to_string()
         };
+        if let Some(from) = fit_from {
+            let tail: Vec<(f64, f64)> = pts
+                .iter()
+                .filter(|p| p.0 >= from)
+                .map(|p| (p.0, p.1))
+                .collect();
+            if let Some(b) = loglog_exponent(&tail) {
+                label.push_str(&format!(" · N^{b:.2}"));
+                fitted += 1;
+            }
+        }
         legend.push(series_legend(*colour_i, label, true));
+    }
+    if let (Some(from), true) = (fit_from, fitted > 0) {
+        caption.push_str(&format!(
+            " N^b in a legend entry: the exponent b of the least-squares line through the \
+             log-log medians at {} >= {} (the upper half of the range, at least 3 values).",
+            xc.name,
+            format_value(
+                distinct
+                    .iter()
+                    .copied()
+                    .find(|&v| v >= from)
+                    .unwrap_or(from),
+                xc.unit
+            )
+        ));
+    }
+    if let (Some(from), true) = (fit_from, fitted > 0) {
+        caption.push_str(&format!(
+            " N^b in a legend entry: the exponent b of the least-squares line through the \
+             log-log medians at {} >= {} (the upper half of the range, at least 3 values).",
+            xc.name,
+            format_value(
+                distinct
+                    .iter()
+                    .copied()
+                    .find(|&v| v >= from)
+                    .unwrap_or(from),
+                xc.unit
+            )
+        ));
     }
     if !missing.is_empty() {
         caption.push_str(&format!(
@@ -1004,4 +1049,41 @@ fn line(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
         size: WIDE,
         message: None,
     })
+}
+
+/// The slope `b` of the least-squares line through `(ln x, ln y)`, i.e. the exponent of the
+/// power law `y = a x^b` that fits the points best on a log-log chart; `None` with fewer than
+/// 3 positive points or a single x value.
+pub fn loglog_exponent(points: &[(f64, f64)]) -> Option<f64> {
+    let logs: Vec<(f64, f64)> = points
+        .iter()
+        .filter(|p| p.0 > 0.0 && p.1 > 0.0)
+        .map(|p| (p.0.ln(), p.1.ln()))
+        .collect();
+    if logs.len() < 3 {
+        return None;
+    }
+    let k = logs.len() as f64;
+    let mx = logs.iter().map(|p| p.0).sum::<f64>() / k;
+    let my = logs.iter().map(|p| p.1).sum::<f64>() / k;
+    let sxx: f64 = logs.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = logs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    (sxx > 0.0).then(|| sxy / sxx)
+}
+
+#[cfg(test)]
+mod fit_tests {
+    use super::loglog_exponent;
+
+    #[test]
+    fn exponents_of_power_laws_are_recovered() {
+        let cube: Vec<(f64, f64)> = [4.0, 9.0, 16.0, 25.0].map(|x| (x, 0.5 * x * x * x)).into();
+        assert!((loglog_exponent(&cube).unwrap() - 3.0).abs() < 1e-9);
+        let flat: Vec<(f64, f64)> = [2.0, 3.0, 5.0].map(|x| (x, 7.0)).into();
+        assert!(loglog_exponent(&flat).unwrap().abs() < 1e-9);
+        // Too few points, one x value, or non-positive values: no fit.
+        assert_eq!(loglog_exponent(&[(1.0, 1.0), (2.0, 4.0)]), None);
+        assert_eq!(loglog_exponent(&[(2.0, 1.0), (2.0, 4.0), (2.0, 3.0)]), None);
+        assert_eq!(loglog_exponent(&[(1.0, 0.0), (2.0, 4.0), (3.0, 0.0)]), None);
+    }
 }
