@@ -6,13 +6,20 @@
 #                    K = 20 (40 puzzles): random removal rarely gets that low (each K = 20
 #                    puzzle takes ~3 s of retries; K = 21 ~0.3 s; K <= 19 is out of reach
 #                    by this method in any reasonable time; 17 is the proven minimum).
-#   scaling-N.txt    N x N with square or near-square boxes, N = 4, 6, 9, 12, 16, 25, 36,
-#                    55 % of the cells given (rounded), unique: 20 puzzles per size up to 16,
-#                    10 at 25, 5 at 36. At 50 % the 36x36 uniqueness checks stop being
-#                    practical (see docs/generate.md).
+#   scaling-N.txt    N x N with square or near-square boxes, N = 4, 6, 9, 12, 16, 25, 36, 49,
+#                    64, 81, 100, 60 % of the cells given (rounded), unique, removal order
+#                    singles-first at every side (so every puzzle is solved by naked and
+#                    hidden singles alone; see docs/generate.md): 20 puzzles per size up to 16,
+#                    10 at 25, 5 from 36 on. About 12 min of CPU, most of it at 81 and 100.
+#   hardness-25-unique.txt     25x25 (5x5 boxes), unique, random removal order (one pass,
+#                    checks by sat-incremental), 5 puzzles at each of 50, 55, ..., 90 % givens.
+#   hardness-25-unchecked.txt  25x25, NOT checked for uniqueness (`generate --unchecked`: the
+#                    first cells of a random order removed from a full grid, so most puzzles
+#                    below about 45 % have several solutions), 5 puzzles at each of 5, 10, ...,
+#                    90 % givens.
 #
-#   bash scripts/make-study-data.sh            # both
-#   bash scripts/make-study-data.sh clues      # one
+#   bash scripts/make-study-data.sh            # all
+#   bash scripts/make-study-data.sh clues      # one (clues, scaling, hardness)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --locked --bin sudolab >&2
@@ -36,11 +43,33 @@ if [[ $what == all || $what == clues ]]; then
 fi
 
 if [[ $what == all || $what == scaling ]]; then
-    for spec in 4:2x2:20 6:2x3:20 9:3x3:20 12:3x4:20 16:4x4:20 25:5x5:10 36:6x6:5; do
+    for spec in 4:2x2:20 6:2x3:20 9:3x3:20 12:3x4:20 16:4x4:20 25:5x5:10 36:6x6:5 \
+        49:7x7:5 64:8x8:5 81:9x9:5 100:10x10:5; do
         IFS=: read -r n box count <<<"$spec"
-        k=$(( (n * n * 55 + 50) / 100 ))
+        k=$(( (n * n * 60 + 50) / 100 ))
         echo "size $n ($box): $count puzzles with $k clues" >&2
         "$BIN" generate --size "$n" --box "$box" --clues "$k" --count "$count" \
-            --seed $((7000 + n)) --format grid -o "$OUT/scaling-$n.txt"
+            --seed $((7000 + n)) --order singles-first --format grid -o "$OUT/scaling-$n.txt"
+    done
+fi
+
+if [[ $what == all || $what == hardness ]]; then
+    for kind in unique unchecked; do
+        tmp=$(mktemp)
+        : >"$tmp"
+        if [[ $kind == unique ]]; then lo=50; else lo=5; fi
+        for pct in $(seq "$lo" 5 90); do
+            k=$(( (625 * pct + 50) / 100 ))
+            echo "hardness 25x25 $kind: $pct % ($k clues), 5 puzzles" >&2
+            if [[ $kind == unique ]]; then
+                "$BIN" generate --size 25 --box 5x5 --clues "$k" --count 5 --seed $((2500 + pct)) \
+                    --order random >>"$tmp"
+            else
+                "$BIN" generate --size 25 --box 5x5 --clues "$k" --count 5 --seed $((2500 + pct)) \
+                    --unchecked >>"$tmp"
+            fi
+        done
+        mv "$tmp" "$OUT/hardness-25-$kind.txt"
+        chmod 644 "$OUT/hardness-25-$kind.txt"
     done
 fi
