@@ -998,21 +998,6 @@ fn line(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
             )
         ));
     }
-    if let (Some(from), true) = (fit_from, fitted > 0) {
-        caption.push_str(&format!(
-            " N^b in a legend entry: the exponent b of the least-squares line through the \
-             log-log medians at {} >= {} (the upper half of the range, at least 3 values).",
-            xc.name,
-            format_value(
-                distinct
-                    .iter()
-                    .copied()
-                    .find(|&v| v >= from)
-                    .unwrap_or(from),
-                xc.unit
-            )
-        ));
-    }
     if !missing.is_empty() {
         caption.push_str(&format!(
             " No `{}` value for: {}.",
