@@ -1,6 +1,7 @@
 //! The `fast` solver allocates nothing per puzzle: a counting global allocator sees zero
 //! allocations while one solver counts the solutions of many puzzles (unique, multiple,
-//! unsat and clashing ones, classic and X).
+//! unsat and clashing ones, classic and X); through `engines::run` only the kept solutions
+//! are allocated.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,6 +25,9 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// The tests of this file run one at a time: the counter is global.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn digits(line: &str) -> [u8; 81] {
     let mut g = [0u8; 81];
     for (x, ch) in g.iter_mut().zip(line.bytes()) {
@@ -34,6 +38,7 @@ fn digits(line: &str) -> [u8; 81] {
 
 #[test]
 fn solving_allocates_nothing() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/data/magictour-top1465.txt"
@@ -65,4 +70,41 @@ fn solving_allocates_nothing() {
     let after = ALLOCATIONS.load(Ordering::Relaxed);
     assert_eq!(after - before, 0, "allocations while solving");
     assert!(found > 400);
+}
+
+/// Through the runner (`engines::run`: the engine, its limits, the outcome and the check of
+/// the reported grids against the houses) nothing is allocated per puzzle when no solution
+/// is kept, and only the kept grid (the list and the grid) when one is.
+#[test]
+fn the_engine_allocates_only_the_kept_solutions() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    use sudolab::engines::{self, EngineSpec, Limits, Status};
+    let path = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/magictour-top1465.txt"
+    ));
+    let puzzles = sudolab::puzzle::read_puzzles(path).unwrap();
+    let puzzles = &puzzles[..100];
+    let mut engine = EngineSpec::new("fast").make().unwrap();
+    for (keep, most) in [(0usize, 0u64), (1, 2)] {
+        let limits = Limits {
+            keep_solutions: keep,
+            ..Limits::solutions(2)
+        };
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let mut found = 0;
+        for p in puzzles {
+            let o = engines::run(engine.as_mut(), p, &limits);
+            assert_eq!(o.status, Status::Unique);
+            assert_eq!(o.solutions.len(), keep);
+            found += o.count;
+        }
+        let after = ALLOCATIONS.load(Ordering::Relaxed);
+        assert_eq!(found, 100);
+        assert!(
+            after - before <= most * 100,
+            "{} allocations for 100 puzzles keeping {keep}",
+            after - before
+        );
+    }
 }

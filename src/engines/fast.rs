@@ -53,7 +53,16 @@
 //! - `backtracks`: dead ends (boards on which propagation found a contradiction).
 //!
 //! Clashing givens are `unsat` with no node and no dead end. The node limit, the deadline and
-//! the cancel flag are checked through [`Search`] (the clock every 256 nodes).
+//! the cancel flag are checked through [`Search`] (the clock every 256 nodes). There is no build
+//! stage: setting up the board is part of the search, so `build` is 0.
+//!
+//! # Implementation notes (measured with `scripts/bench-fast.sh`)
+//!
+//! - The givens are loaded in one pass per digit (cells per digit and band, then their peers),
+//!   not placed one by one.
+//! - The dirty words are updated in passes over a snapshot of the dirty mask, so the next word
+//!   to update never waits for the previous update's result and consecutive updates overlap.
+//! - Words live in arrays of 32 indexed `j & 31`: safe code without bounds checks in the loops.
 
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
 use crate::puzzle::{Layout, Puzzle};
@@ -103,10 +112,11 @@ impl Engine for Fast {
         for (g, &d) in givens.iter_mut().zip(puzzle.givens()) {
             *g = d as u8;
         }
+        // No build stage: setting up the board is part of the search (`build` is 0), which
+        // also spares one thread-CPU clock read per puzzle.
         let mut sink = EngineSink {
             search: Search::new(limits),
         };
-        sink.search.built();
         let counts = self.solver.solve(&givens, geo.has_diagonals(), &mut sink);
         let mut search = sink.search;
         search.stats.guesses = counts.guesses;
@@ -333,11 +343,48 @@ const SINGLE: [u32; 512] = {
 // ---------------------------------------------------------------------------------------------
 // The board and its propagation
 
-/// Candidates of a board: see the module doc.
+/// Candidate words are indexed `j & 31` into arrays of 32 (27 used): the mask proves the index
+/// in range, so the hot loops carry no bounds checks and no panic paths, in safe code.
+const WORDS: usize = 32;
+
+#[inline(always)]
+fn w32(j: usize) -> usize {
+    debug_assert!(j < 27, "word index {j}");
+    j & (WORDS - 1)
+}
+
+/// Candidates of a board: see the module doc (`unsolved[3]` is padding, always 0).
 #[derive(Clone, Copy)]
 struct Board {
-    f: [u32; 27],
-    unsolved: [u32; 3],
+    f: [u32; WORDS],
+    unsolved: [u32; 4],
+}
+
+impl Board {
+    const EMPTY: Board = Board {
+        f: [BAND; WORDS],
+        unsolved: [BAND, BAND, BAND, 0],
+    };
+
+    #[inline(always)]
+    fn word(&self, j: usize) -> u32 {
+        self.f[w32(j)]
+    }
+
+    /// Clears `mask` from word `j`, marking it dirty when it changed.
+    #[inline(always)]
+    fn clear(&mut self, j: usize, mask: u32, dirty: &mut u32) {
+        let j = w32(j);
+        let old = self.f[j];
+        let new = old & !mask;
+        self.f[j] = new;
+        *dirty |= ((old != new) as u32) << j;
+    }
+
+    #[inline(always)]
+    fn solved(&self) -> bool {
+        self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
+    }
 }
 
 /// A saved board, the cell guessed on and its digits not yet tried.
@@ -352,23 +399,17 @@ struct Frame {
 pub struct Solver {
     board: Board,
     dirty: u32,
-    diagonals: bool,
     frames: [Frame; 81],
 }
 
 impl Solver {
     /// A solver ready for any number of puzzles (the only allocation: its own box).
     pub fn new() -> Box<Solver> {
-        let empty = Board {
-            f: [BAND; 27],
-            unsolved: [BAND; 3],
-        };
         Box::new(Solver {
-            board: empty,
+            board: Board::EMPTY,
             dirty: 0,
-            diagonals: false,
             frames: [Frame {
-                board: empty,
+                board: Board::EMPTY,
                 cell: 0,
                 rest: 0,
             }; 81],
@@ -394,24 +435,16 @@ impl Solver {
 
     fn solve_in<const X: bool, S: Sink>(&mut self, givens: &[u8; 81], sink: &mut S) -> Counts {
         let mut counts = Counts::default();
-        self.diagonals = X;
-        self.board = Board {
-            f: [BAND; 27],
-            unsolved: [BAND; 3],
-        };
-        self.dirty = 0;
-        for (cell, &d) in givens.iter().enumerate() {
-            if d != 0 && !self.assign::<X>(d as usize - 1, cell) {
-                counts.clash = true;
-                return counts;
-            }
+        if !self.load::<X>(givens) {
+            counts.clash = true;
+            return counts;
         }
         let mut depth = 0usize;
         'search: loop {
             let ok = self.propagate::<X>();
             if !ok {
                 counts.backtracks += 1;
-            } else if self.board.unsolved == [0; 3] {
+            } else if self.board.solved() {
                 let grid = self.grid();
                 if !sink.solution(&grid) {
                     counts.stopped = true;
@@ -421,6 +454,8 @@ impl Solver {
                 let (cell, digits) = self.choose();
                 counts.guesses += 1;
                 let d = digits.trailing_zeros() as usize;
+                // Only the board is saved (no other state lives across a guess); the last
+                // alternative of a cell reuses the frame's board without saving it again.
                 self.frames[depth] = Frame {
                     board: self.board,
                     cell: cell as u8,
@@ -459,41 +494,112 @@ impl Solver {
         counts
     }
 
+    /// Sets up the board of `givens` in one pass over the digits (the same board as placing
+    /// the givens one by one). `false` when two equal givens share a house.
+    fn load<const X: bool>(&mut self, givens: &[u8; 81]) -> bool {
+        // pos[g][b]: the cells of band b holding g (0 = empty), filled without a branch.
+        let mut pos = [[0u32; 3]; 10];
+        for (b, band) in givens.chunks_exact(27).enumerate() {
+            for (p, &g) in band.iter().enumerate() {
+                pos[g as usize][b] |= 1 << p;
+            }
+        }
+        let given = [BAND & !pos[0][0], BAND & !pos[0][1], BAND & !pos[0][2]];
+        let mut board = Board::EMPTY;
+        for (d, at) in pos[1..].iter().enumerate() {
+            // Peers inside each band (row, box, column), and the columns of all bands.
+            let mut cols = 0u32;
+            let mut peers = [0u32; 3];
+            for b in 0..3 {
+                let mut q = at[b];
+                while q != 0 {
+                    peers[b] |= PEERS_IN_BAND[q.trailing_zeros() as usize];
+                    q &= q - 1;
+                }
+                let c = fold(at[b]);
+                if at[b] & peers[b] != 0 || c & cols != 0 {
+                    return false;
+                }
+                cols |= c;
+            }
+            let mut off_diagonals = [0u32; 3];
+            if X {
+                for diag in [&DIAG, &ANTI] {
+                    let on: u32 = (0..3).map(|b| (at[b] & diag[b]).count_ones()).sum();
+                    if on > 1 {
+                        return false;
+                    }
+                    if on == 1 {
+                        for b in 0..3 {
+                            off_diagonals[b] |= diag[b] & !at[b];
+                        }
+                    }
+                }
+            }
+            for b in 0..3 {
+                let others = given[b] & !at[b];
+                board.f[w32(3 * d + b)] =
+                    BAND & !others & !peers[b] & !(rep3(cols) & !at[b]) & !off_diagonals[b];
+            }
+        }
+        for (u, g) in board.unsolved.iter_mut().zip(given) {
+            *u = BAND & !g;
+        }
+        self.board = board;
+        self.dirty = (1 << 27) - 1;
+        true
+    }
+
     /// Places digit `d` in `cell`: clears the cell's other digits and the digit from the cell's
-    /// peers. `false` when the cell cannot hold `d` (a peer holds it).
+    /// peers. The caller knows that the cell can hold `d`.
     #[inline]
-    fn assign<const X: bool>(&mut self, d: usize, cell: usize) -> bool {
+    fn assign<const X: bool>(&mut self, d: usize, cell: usize) {
         let b = cell / 27;
         let p = cell - 27 * b;
         let bit = 1u32 << p;
         let i = 3 * d + b;
-        let f = &mut self.board.f;
-        if f[i] & bit == 0 {
-            return false;
-        }
+        debug_assert!(d < 9 && self.board.word(i) & bit != 0);
         let mut dirty = self.dirty;
-        let own = f[i] & !PEERS_IN_BAND[p];
+        let own = self.board.word(i) & !PEERS_IN_BAND[p % 27];
         let col = rep3(1 << (p % 9));
         for ob in 0..3 {
-            let j = 3 * d + ob;
-            let old = f[j];
-            let new = old & !col;
-            f[j] = new;
-            dirty |= ((old != new) as u32) << j;
+            self.board.clear(3 * d + ob, col, &mut dirty);
         }
         for od in 0..9 {
-            let j = 3 * od + b;
-            let old = f[j];
-            let new = old & !bit;
-            f[j] = new;
-            dirty |= ((old != new) as u32) << j;
+            self.board.clear(3 * od + b, bit, &mut dirty);
         }
-        f[i] = own;
-        dirty |= 1 << i;
-        self.board.unsolved[b] &= !bit;
+        self.board.f[w32(i)] = own;
+        dirty |= 1 << w32(i);
+        self.board.unsolved[b & 3] &= !bit;
         self.dirty = dirty;
         if X {
             self.clear_diagonals(d, b, bit);
+        }
+    }
+
+    /// Places digit `d` on the naked singles `cells` of band `b` (cells where `d` is the last
+    /// candidate). `false` when two of them see each other.
+    #[inline]
+    fn place_naked<const X: bool>(&mut self, d: usize, b: usize, cells: u32) -> bool {
+        let mut peers = 0u32;
+        let mut q = cells;
+        while q != 0 {
+            peers |= PEERS_IN_BAND[q.trailing_zeros() as usize];
+            q &= q - 1;
+        }
+        if cells & peers != 0 {
+            return false;
+        }
+        let mut dirty = self.dirty;
+        let cols = rep3(fold(cells));
+        for ob in 0..3 {
+            let mask = if ob == b { peers } else { cols };
+            self.board.clear(3 * d + ob, mask, &mut dirty);
+        }
+        self.board.unsolved[b & 3] &= !cells;
+        self.dirty = dirty;
+        if X {
+            self.clear_diagonals(d, b, cells);
         }
         true
     }
@@ -502,78 +608,74 @@ impl Solver {
     /// those cells.
     #[inline]
     fn clear_diagonals(&mut self, d: usize, b: usize, placed: u32) {
+        let mut dirty = self.dirty;
         for diag in [&DIAG, &ANTI] {
-            if placed & diag[b] != 0 {
+            if placed & diag[b % 3] != 0 {
                 for (ob, &on_diag) in diag.iter().enumerate() {
-                    let j = 3 * d + ob;
                     let keep = if ob == b { placed } else { 0 };
-                    let old = self.board.f[j];
-                    self.board.f[j] = old & (!on_diag | keep);
-                    self.dirty |= ((old != self.board.f[j]) as u32) << j;
+                    self.board.clear(3 * d + ob, on_diag & !keep, &mut dirty);
                 }
             }
         }
+        self.dirty = dirty;
     }
 
     /// Band update of word `i` (see the module doc). `false` on a contradiction.
-    #[inline]
+    #[inline(always)]
     fn update_word<const X: bool>(&mut self, i: usize) -> bool {
         let d = i / 3;
         let b = i - 3 * d;
-        let mut w = self.board.f[i];
+        let mut w = self.board.word(i);
         let mut placed = 0u32;
-        let open = self.board.unsolved[b];
+        let open = self.board.unsolved[b & 3];
         loop {
             let triads = SHRINK[(w & ROW) as usize]
                 | SHRINK[((w >> 9) & ROW) as usize] << 3
-                | SHRINK[(w >> 18) as usize] << 6;
+                | SHRINK[((w >> 18) & ROW) as usize] << 6;
             let allowed = ALLOWED[triads as usize];
             if allowed == 0 {
                 return false;
             }
             w &= allowed;
             let singles = row_singles(w) & open & !placed;
-            if singles == 0 {
+            placed |= singles;
+            // A row with one cell left has one triad: the permutation rule has already taken
+            // that box (so that column) from the band's other rows. Only the diagonals of
+            // X-sudoku can take more, and then the word is shrunk again.
+            if !X || singles == 0 {
                 break;
             }
-            placed |= singles;
-            // Each placed cell takes its column in the band's other rows.
-            w &= !rep3(fold(singles)) | singles;
-            if X {
-                for diag in [&DIAG, &ANTI] {
-                    if singles & diag[b] != 0 {
-                        w &= !diag[b] | singles;
-                    }
+            let before = w;
+            for diag in [&DIAG, &ANTI] {
+                if singles & diag[b % 3] != 0 {
+                    w &= !diag[b % 3] | singles;
                 }
             }
+            if w == before {
+                break;
+            }
         }
-        if placed == 0 {
-            self.board.f[i] = w;
-        } else {
-            // Clear the placed cells from every word of the band and their columns from every
-            // word of the digit, then put this word back (it keeps its placed cells).
-            let f = &mut self.board.f;
+        self.board.f[w32(i)] = w;
+        if placed != 0 {
+            // The placed cells leave every other word of the band, their columns every other
+            // word of the digit.
             let mut dirty = self.dirty;
             let cols = rep3(fold(placed));
             for ob in 0..3 {
-                let j = 3 * d + ob;
-                let old = f[j];
-                let new = old & !cols;
-                f[j] = new;
-                dirty |= ((old != new) as u32) << j;
+                if ob != b {
+                    self.board.clear(3 * d + ob, cols, &mut dirty);
+                }
             }
             for od in 0..9 {
-                let j = 3 * od + b;
-                let old = f[j];
-                let new = old & !placed;
-                f[j] = new;
-                dirty |= ((old != new) as u32) << j;
+                if od != d {
+                    self.board.clear(3 * od + b, placed, &mut dirty);
+                }
             }
-            f[i] = w;
-            self.board.unsolved[b] &= !placed;
-            self.dirty = dirty & !(1 << i);
+            self.board.unsolved[b & 3] &= !placed;
+            self.dirty = dirty & !(1 << w32(i));
             if X {
                 self.clear_diagonals(d, b, placed);
+                self.dirty &= !(1 << w32(i));
             }
         }
         true
@@ -582,11 +684,17 @@ impl Solver {
     /// Propagation to a fixpoint. `false` on a contradiction.
     fn propagate<const X: bool>(&mut self) -> bool {
         loop {
+            // Passes over a snapshot of the dirty words: which word comes next does not wait
+            // for the previous update, so consecutive updates overlap in the CPU.
             while self.dirty != 0 {
-                let i = self.dirty.trailing_zeros() as usize;
-                self.dirty &= self.dirty - 1;
-                if !self.update_word::<X>(i) {
-                    return false;
+                let mut todo = self.dirty;
+                while todo != 0 {
+                    let i = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    self.dirty &= !(1 << i);
+                    if !self.update_word::<X>(i) {
+                        return false;
+                    }
                 }
             }
             // Naked singles, and cells with no digit left.
@@ -598,31 +706,28 @@ impl Solver {
                 }
                 let (mut once, mut twice) = (0u32, 0u32);
                 for d in 0..9 {
-                    let x = self.board.f[3 * d + b];
+                    let x = self.board.word(3 * d + b);
                     twice |= once & x;
                     once |= x;
                 }
                 if u & !once != 0 {
                     return false;
                 }
-                let mut singles = u & !twice;
-                while singles != 0 {
-                    let p = singles.trailing_zeros() as usize;
-                    singles &= singles - 1;
-                    let bit = 1u32 << p;
-                    let Some(d) = (0..9).find(|&d| self.board.f[3 * d + b] & bit != 0) else {
-                        return false;
-                    };
-                    if !self.assign::<X>(d, 27 * b + p) {
-                        return false;
-                    }
+                let singles = u & !twice;
+                if singles != 0 {
                     placed_any = true;
+                    for d in 0..9 {
+                        let cells = self.board.word(3 * d + b) & singles;
+                        if cells != 0 && !self.place_naked::<X>(d, b, cells) {
+                            return false;
+                        }
+                    }
                 }
             }
             if placed_any {
                 continue;
             }
-            if self.board.unsolved == [0; 3] {
+            if self.board.solved() {
                 return true;
             }
             match self.hidden_singles::<X>() {
@@ -642,8 +747,8 @@ impl Solver {
             }
             let (mut once, mut twice) = (0u32, 0u32);
             for b in 0..3 {
-                let w = self.board.f[3 * d + b];
-                let (r0, r1, r2) = (w & ROW, (w >> 9) & ROW, w >> 18);
+                let w = self.board.word(3 * d + b);
+                let (r0, r1, r2) = (w & ROW, (w >> 9) & ROW, (w >> 18) & ROW);
                 let band_once = r0 | r1 | r2;
                 let band_twice = (r0 & r1) | (r0 & r2) | (r1 & r2);
                 twice |= band_twice | (once & band_once);
@@ -654,13 +759,15 @@ impl Solver {
             }
             let single_cols = rep3(once & !twice);
             for b in 0..3 {
-                let mut new = self.board.f[3 * d + b] & single_cols & self.board.unsolved[b];
+                let mut new = self.board.word(3 * d + b) & single_cols & self.board.unsolved[b];
                 while new != 0 {
                     let p = new.trailing_zeros() as usize;
                     new &= new - 1;
-                    if !self.assign::<X>(d, 27 * b + p) {
+                    if self.board.word(3 * d + b) & (1 << p) == 0 {
+                        // Taken by a cell placed just before (two singles that see each other).
                         return None;
                     }
+                    self.assign::<X>(d, 27 * b + p);
                 }
             }
             if X {
@@ -668,7 +775,7 @@ impl Solver {
                     let mut total = 0;
                     let mut at = (0, 0u32);
                     for (b, &on_diag) in diag.iter().enumerate() {
-                        let on = self.board.f[3 * d + b] & on_diag;
+                        let on = self.board.word(3 * d + b) & on_diag;
                         total += on.count_ones();
                         if on != 0 {
                             at = (b, on);
@@ -678,11 +785,8 @@ impl Solver {
                         return None;
                     }
                     let (b, on) = at;
-                    if total == 1
-                        && self.board.unsolved[b] & on != 0
-                        && !self.assign::<X>(d, 27 * b + on.trailing_zeros() as usize)
-                    {
-                        return None;
+                    if total == 1 && self.board.unsolved[b] & on != 0 {
+                        self.assign::<X>(d, 27 * b + on.trailing_zeros() as usize);
                     }
                 }
             }
@@ -697,9 +801,13 @@ impl Solver {
     /// Locked candidates within the stacks for digit `d`: per stack, the 3 x 3 matrix (band x
     /// column: does the column hold a candidate in the band?) keeps only the union of its
     /// permutation matrices, as the band update does for triads. `false` on a contradiction.
+    #[inline]
     fn stack_update(&mut self, d: usize) -> bool {
-        let f = &mut self.board.f;
-        let cols = [fold(f[3 * d]), fold(f[3 * d + 1]), fold(f[3 * d + 2])];
+        let cols = [
+            fold(self.board.word(3 * d)),
+            fold(self.board.word(3 * d + 1)),
+            fold(self.board.word(3 * d + 2)),
+        ];
         let mut keep = [0u32; 3];
         for s in 0..3 {
             let m = ((cols[0] >> (3 * s)) & 7)
@@ -713,19 +821,17 @@ impl Solver {
                 *k |= ((allowed >> (3 * b)) & 7) << (3 * s);
             }
         }
+        let mut dirty = self.dirty;
         for (b, k) in keep.iter().enumerate() {
-            let j = 3 * d + b;
-            let old = f[j];
-            f[j] = old & rep3(*k);
-            self.dirty |= ((old != f[j]) as u32) << j;
+            self.board.clear(3 * d + b, !rep3(*k), &mut dirty);
         }
+        self.dirty = dirty;
         true
     }
 
     /// The cell to guess on and its digits (a 9-bit mask with two or more bits): the first
     /// bivalue cell, else the first cell with fewest candidates.
     fn choose(&self) -> (usize, u16) {
-        let f = &self.board.f;
         for b in 0..3 {
             let u = self.board.unsolved[b];
             if u == 0 {
@@ -733,7 +839,7 @@ impl Solver {
             }
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
             for d in 0..9 {
-                let x = f[3 * d + b];
+                let x = self.board.word(3 * d + b);
                 thrice |= twice & x;
                 twice |= once & x;
                 once |= x;
@@ -766,7 +872,7 @@ impl Solver {
     fn digits_at(&self, b: usize, p: usize) -> u16 {
         let mut digits = 0u16;
         for d in 0..9 {
-            digits |= (((self.board.f[3 * d + b] >> p) & 1) as u16) << d;
+            digits |= (((self.board.word(3 * d + b) >> p) & 1) as u16) << d;
         }
         digits
     }
@@ -776,7 +882,7 @@ impl Solver {
         let mut grid = [0u8; 81];
         for d in 0..9 {
             for b in 0..3 {
-                let mut w = self.board.f[3 * d + b];
+                let mut w = self.board.word(3 * d + b);
                 while w != 0 {
                     let p = w.trailing_zeros() as usize;
                     w &= w - 1;

@@ -393,18 +393,37 @@ impl Geometry {
     /// First house holding some digit twice (empty cells ignored), as a [`GridError::Clash`].
     pub fn first_clash(&self, grid: &[u16]) -> Option<GridError> {
         let n = self.n;
+        let clash = |h: usize, d: usize| GridError::Clash {
+            house: self.kinds[h],
+            digit: d as u16,
+        };
+        if n < 64 {
+            // One word of seen digits per house: no allocation (this check runs on every
+            // reported solution, so it is on the per-puzzle path of the fastest engines).
+            for (h, house) in self.houses().enumerate() {
+                let mut seen = 0u64;
+                for &c in house {
+                    let d = grid[c as usize] as usize;
+                    if d == 0 || d > n {
+                        continue;
+                    }
+                    if seen & (1 << d) != 0 {
+                        return Some(clash(h, d));
+                    }
+                    seen |= 1 << d;
+                }
+            }
+            return None;
+        }
         let mut seen = vec![u32::MAX; n + 1];
-        for h in 0..self.house_count() {
-            for &c in self.house(h) {
+        for (h, house) in self.houses().enumerate() {
+            for &c in house {
                 let d = grid[c as usize] as usize;
                 if d == 0 || d > n {
                     continue;
                 }
                 if seen[d] == h as u32 {
-                    return Some(GridError::Clash {
-                        house: self.kinds[h],
-                        digit: d as u16,
-                    });
+                    return Some(clash(h, d));
                 }
                 seen[d] = h as u32;
             }
