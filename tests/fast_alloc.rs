@@ -4,16 +4,23 @@
 //! are allocated.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::cell::Cell;
 use sudolab::engines::fast::{CountTo, Solver};
 
 struct Counting;
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    /// Allocations made by this thread: the test harness's other threads do not count.
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
         System.alloc(layout)
     }
 
@@ -25,9 +32,6 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// The tests of this file run one at a time: the counter is global.
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 fn digits(line: &str) -> [u8; 81] {
     let mut g = [0u8; 81];
     for (x, ch) in g.iter_mut().zip(line.bytes()) {
@@ -38,7 +42,6 @@ fn digits(line: &str) -> [u8; 81] {
 
 #[test]
 fn solving_allocates_nothing() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/data/magictour-top1465.txt"
@@ -57,7 +60,7 @@ fn solving_allocates_nothing() {
     puzzles.push(clash);
     let mut solver = Solver::new();
     let mut sinks: Vec<CountTo> = (0..4).map(|_| CountTo::new(2)).collect();
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     let mut found = 0;
     for (k, p) in puzzles.iter().enumerate() {
         for (x, sink) in sinks.iter_mut().enumerate() {
@@ -67,7 +70,7 @@ fn solving_allocates_nothing() {
         }
         assert!(k < 200 || found > 0);
     }
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = allocations();
     assert_eq!(after - before, 0, "allocations while solving");
     assert!(found > 400);
 }
@@ -77,7 +80,6 @@ fn solving_allocates_nothing() {
 /// is kept, and only the kept grid (the list and the grid) when one is.
 #[test]
 fn the_engine_allocates_only_the_kept_solutions() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     use sudolab::engines::{self, EngineSpec, Limits, Status};
     let path = std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -91,7 +93,7 @@ fn the_engine_allocates_only_the_kept_solutions() {
             keep_solutions: keep,
             ..Limits::solutions(2)
         };
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let before = allocations();
         let mut found = 0;
         for p in puzzles {
             let o = engines::run(engine.as_mut(), p, &limits);
@@ -99,7 +101,7 @@ fn the_engine_allocates_only_the_kept_solutions() {
             assert_eq!(o.solutions.len(), keep);
             found += o.count;
         }
-        let after = ALLOCATIONS.load(Ordering::Relaxed);
+        let after = allocations();
         assert_eq!(found, 100);
         assert!(
             after - before <= most * 100,
