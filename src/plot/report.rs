@@ -68,6 +68,7 @@ table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.92em; }
 th, td { padding: 0.25em 0.8em; border-bottom: 1px solid #ddd; text-align: right; }
 th { background: #f3f3f3; }
 th:first-child, td:first-child { text-align: left; }
+table:not(.meta) td:not(:first-child):not(:nth-child(4)) { white-space: nowrap; }
 table.meta td { text-align: left; font-family: 'DejaVu Sans Mono', monospace; word-break: break-all; }
 table.meta td:first-child { font-family: inherit; white-space: nowrap; color: #555; }
 figure { margin: 1.5em 0 2.5em; }
