@@ -889,9 +889,10 @@ fn line(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
     }
     let mut row = 0;
     let mut missing = Vec::new();
-    // Growth exponents over the upper half of a log x range (small inputs are dominated by
-    // fixed costs); see `loglog_exponent`.
-    let fit_from = log_x.then(|| (xlo * xhi).sqrt());
+    // Growth exponents against the grid side over the upper half of a log x range (small
+    // inputs are dominated by fixed costs); see `loglog_exponent`. Not against clues: hardness
+    // there is no power law.
+    let fit_from = (log_x && xc.name == "size").then(|| (xlo * xhi).sqrt());
     let mut fitted = 0;
     for (c, colour_i, pts, hits) in &stats {
         let (colour, dash, mk) = series_style(*colour_i);
