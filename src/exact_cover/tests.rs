@@ -183,7 +183,7 @@ fn start_equals_select_after_a_discarding_search() {
             let mut dirty = Links::new_forced(&x, large);
             for first in [1u64, 0] {
                 let limits = Limits::solutions(first);
-                let mut s = crate::engines::Search::new(&limits);
+                let mut s = crate::search::Search::new(&limits);
                 dirty.search_discarding(&mut s, |s, _| s.solution(&[]));
             }
             let started = dirty.start(picks.iter().map(|&o| x.option(o)));
@@ -195,9 +195,9 @@ fn start_equals_select_after_a_discarding_search() {
             assert_eq!(dirty.active(), fresh.active());
             let run = |links: &mut Links, tidy: bool| {
                 let limits = Limits::solutions(cap);
-                let mut search = crate::engines::Search::new(&limits);
+                let mut search = crate::search::Search::new(&limits);
                 let mut sols = Vec::new();
-                let visit = |s: &mut crate::engines::Search, o: &[u32]| {
+                let visit = |s: &mut crate::search::Search, o: &[u32]| {
                     sols.push(o.to_vec());
                     s.solution(&[])
                 };

@@ -288,12 +288,7 @@ pub fn push_puzzle_prefix(
     puzzle: &Puzzle,
     puzzle_text: &str,
 ) {
-    push_field(s, experiment);
-    s.push(',');
-    push_field(s, dataset);
-    s.push(',');
-    s.push_str(itoa::Buffer::new().format(puzzle_index));
-    s.push(',');
+    push_run_fields(s, experiment, dataset, puzzle_index);
     push_field(s, puzzle_text);
     s.push(',');
     push_geometry_fields(s, puzzle);
@@ -310,12 +305,7 @@ pub fn push_puzzle_prefix_of(
     puzzle_index: u64,
     puzzle: &Puzzle,
 ) {
-    push_field(s, experiment);
-    s.push(',');
-    push_field(s, dataset);
-    s.push(',');
-    s.push_str(itoa::Buffer::new().format(puzzle_index));
-    s.push(',');
+    push_run_fields(s, experiment, dataset, puzzle_index);
     let g = puzzle.geometry();
     let fits = g.n() * g.n() <= PUZZLE_TEXT_MAX;
     if !(fits && crate::puzzle::push_default_line(s, puzzle.givens(), g)) {
@@ -323,6 +313,16 @@ pub fn push_puzzle_prefix_of(
     }
     s.push(',');
     push_geometry_fields(s, puzzle);
+}
+
+/// Fields `experiment`, `dataset` and `puzzle_index`, each followed by a comma.
+fn push_run_fields(s: &mut String, experiment: &str, dataset: &str, puzzle_index: u64) {
+    push_field(s, experiment);
+    s.push(',');
+    push_field(s, dataset);
+    s.push(',');
+    s.push_str(itoa::Buffer::new().format(puzzle_index));
+    s.push(',');
 }
 
 /// Fields `size` to `clues`, each followed by a comma.
