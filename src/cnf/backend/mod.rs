@@ -133,7 +133,8 @@ pub trait SatBackend: Send {
     }
 
     /// Whether `solve` can be called again after a call was interrupted (a time limit, a
-    /// cancel flag or the conflict limit). varisat cannot: its proof error is final.
+    /// cancel flag or the conflict limit). varisat can only when its conflict limit was set
+    /// before its first clause (it then keeps a copy of the clauses and rebuilds).
     fn survives_interrupts(&self) -> bool {
         true
     }

@@ -12,8 +12,12 @@
 //!
 //! Costs: the proof makes varisat compute clause hashes for every learned clause, so it is
 //! installed only when a limit may come (`scripts/bench-sat-limits.sh` measures it). After an
-//! interrupt varisat's state is invalid (its proof error is not recoverable): the backend
-//! answers `Interrupted` to any later call, and the caller builds a new one.
+//! interrupt varisat's state is invalid (its proof error is not recoverable). So that the
+//! conflict limit is per call, as [`SatBackend::set_conflict_limit`] promises, a backend whose
+//! limit was set before its first clause keeps a copy of its clauses and rebuilds the solver
+//! at the next call (losing the learned clauses). Without a conflict limit (a deadline or a
+//! cancel flag only) no copy is kept: the backend answers `Interrupted` to any later call,
+//! and the caller builds a new one.
 
 use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::formula::Cnf;
@@ -31,8 +35,12 @@ pub struct Varisat {
     gate: Option<Rc<Gate>>,
     clauses_added: bool,
     conflict_limit: Option<u64>,
-    /// Set when a call was interrupted: varisat cannot be used after that.
+    /// Set when a call was interrupted: this varisat solver cannot be used after that.
     dead: Option<Interrupt>,
+    /// Every clause added (literals, each clause ended by 0), kept when a conflict limit was
+    /// set before the first clause, so that a call stopped by the limit can be followed by
+    /// another: the next `solve` rebuilds the solver from them (learned clauses are lost).
+    replay: Option<Vec<i32>>,
 }
 
 /// The state the proof writer checks on every flush.
@@ -186,7 +194,35 @@ impl Varisat {
             clauses_added: false,
             conflict_limit: None,
             dead: None,
+            replay: None,
         }
+    }
+
+    /// A new varisat solver with the clauses of the old one (after an interrupt), and a new
+    /// gate.
+    fn rebuild(&mut self, clauses: &[i32]) {
+        self.solver = Solver::new();
+        self.gate = None;
+        self.clauses_added = false;
+        self.expect_limits();
+        self.dead = None;
+        for c in clauses.split(|&l| l == 0).filter(|c| !c.is_empty()) {
+            self.add_to_solver(c);
+        }
+        // An empty clause in the copy (`0` right after `0`) is kept as the empty clause.
+        if clauses.windows(2).any(|w| w == [0, 0]) || clauses.first() == Some(&0) {
+            self.solver.add_clause(&[]);
+        }
+    }
+
+    fn add_to_solver(&mut self, lits: &[i32]) {
+        self.clauses_added = true;
+        self.scratch.clear();
+        for &l in lits {
+            self.num_vars = self.num_vars.max(l.unsigned_abs());
+            self.scratch.push(Lit::from_dimacs(l as isize));
+        }
+        self.solver.add_clause(&self.scratch);
     }
 }
 
@@ -213,13 +249,11 @@ impl SatBackend for Varisat {
     }
 
     fn add_clause(&mut self, lits: &[i32]) {
-        self.clauses_added = true;
-        self.scratch.clear();
-        for &l in lits {
-            self.num_vars = self.num_vars.max(l.unsigned_abs());
-            self.scratch.push(Lit::from_dimacs(l as isize));
+        if let Some(r) = &mut self.replay {
+            r.extend_from_slice(lits);
+            r.push(0);
         }
-        self.solver.add_clause(&self.scratch);
+        self.add_to_solver(lits);
     }
 
     /// Every clause of `cnf`, converted straight into the scratch buffer (no per-clause
@@ -228,6 +262,10 @@ impl SatBackend for Varisat {
         self.reserve_vars(cnf.num_vars);
         debug_assert!(cnf.clauses.max_var() <= cnf.num_vars);
         for c in cnf.clauses.iter() {
+            if let Some(r) = &mut self.replay {
+                r.extend_from_slice(c);
+                r.push(0);
+            }
             self.clauses_added = true;
             self.scratch.clear();
             self.scratch
@@ -249,13 +287,22 @@ impl SatBackend for Varisat {
     fn set_conflict_limit(&mut self, limit: Option<u64>) {
         if limit.is_some() {
             self.expect_limits();
+            if !self.clauses_added && self.replay.is_none() {
+                self.replay = Some(Vec::new());
+            }
         }
         self.conflict_limit = limit;
     }
 
     fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
         if let Some(why) = self.dead {
-            return Ok(SatAnswer::Interrupted(why));
+            match self.replay.take() {
+                Some(clauses) => {
+                    self.rebuild(&clauses);
+                    self.replay = Some(clauses);
+                }
+                None => return Ok(SatAnswer::Interrupted(why)),
+            }
         }
         if let Some(why) = budget.spent() {
             return Ok(SatAnswer::Interrupted(why));
@@ -308,8 +355,9 @@ impl SatBackend for Varisat {
         20.0
     }
 
+    /// With the copy of the clauses a conflict limit keeps, yes (through a rebuild).
     fn survives_interrupts(&self) -> bool {
-        false
+        self.replay.is_some()
     }
 
     fn stats(&self) -> BackendStats {
@@ -369,25 +417,71 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_conflict_limit_stops_a_hard_call_and_the_backend_stays_stopped() {
-        let (p, h) = (9, 8);
+    /// Pigeonhole `p` into `h` holes, every clause guarded by the selector variable `sel`
+    /// (`-sel` in each), so that assuming `sel` is hard and assuming `-sel` is trivial.
+    fn guarded_pigeonhole(b: &mut Varisat, p: i32, h: i32, sel: i32) {
         let var = |i: i32, j: i32| i * h + j + 1;
-        let mut b = Varisat::new();
-        b.set_conflict_limit(Some(200));
         for i in 0..p {
-            b.add_clause(&(0..h).map(|j| var(i, j)).collect::<Vec<_>>());
+            let mut c: Vec<i32> = (0..h).map(|j| var(i, j)).collect();
+            c.push(-sel);
+            b.add_clause(&c);
         }
         for j in 0..h {
             for x in 0..p {
                 for y in x + 1..p {
-                    b.add_clause(&[-var(x, j), -var(y, j)]);
+                    b.add_clause(&[-var(x, j), -var(y, j), -sel]);
                 }
             }
         }
-        let r = b.solve(&[], &Budget::default()).unwrap();
-        assert_eq!(r, SatAnswer::Interrupted(Interrupt::ConflictLimit));
-        let r = b.solve(&[], &Budget::default()).unwrap();
-        assert_eq!(r, SatAnswer::Interrupted(Interrupt::ConflictLimit));
+    }
+
+    /// The limit is per call: after a call stopped by it, the next call searches again (an
+    /// easy query is answered, a hard one is stopped again after as many conflicts, counted
+    /// from its own start), and clauses added in between still count.
+    #[test]
+    fn a_conflict_limit_is_per_call() {
+        let sel = 1000;
+        let mut b = Varisat::new();
+        b.set_conflict_limit(Some(200));
+        guarded_pigeonhole(&mut b, 9, 8, sel);
+        let hard = b.solve(&[sel], &Budget::default()).unwrap();
+        assert_eq!(hard, SatAnswer::Interrupted(Interrupt::ConflictLimit));
+        let easy = b.solve(&[-sel], &Budget::default()).unwrap();
+        assert!(matches!(easy, SatAnswer::Sat(_)), "{easy:?}");
+        let again = b.solve(&[sel], &Budget::default()).unwrap();
+        assert_eq!(again, SatAnswer::Interrupted(Interrupt::ConflictLimit));
+        let counted = b.gate.as_ref().unwrap().conflicts.get();
+        assert!(
+            (200..400).contains(&counted),
+            "{counted} conflicts in the call"
+        );
+        // A unit added after the interrupts is part of the formula of the next call.
+        b.add_clause(&[-sel]);
+        assert_eq!(
+            b.solve(&[sel], &Budget::default()).unwrap(),
+            SatAnswer::Unsat
+        );
+        assert!(matches!(
+            b.solve(&[], &Budget::default()).unwrap(),
+            SatAnswer::Sat(_)
+        ));
+        assert!(b.survives_interrupts());
+    }
+
+    /// Without a conflict limit no copy of the clauses is kept: a call stopped by the
+    /// deadline leaves the backend stopped (the caller builds a new one).
+    #[test]
+    fn without_a_conflict_limit_an_interrupt_is_final() {
+        let sel = 1000;
+        let mut b = Varisat::new();
+        b.expect_limits();
+        guarded_pigeonhole(&mut b, 9, 8, sel);
+        assert!(!b.survives_interrupts());
+        let spent = Budget {
+            deadline: Some(std::time::Instant::now()),
+            cancel: None,
+        };
+        let r = b.solve(&[sel], &spent).unwrap();
+        assert_eq!(r, SatAnswer::Interrupted(Interrupt::Time));
     }
 }

@@ -354,7 +354,7 @@ pub fn solve(
     }
     let interrupted = !matches!(ended.stop, None | Some(Stop::SolutionCap)) || ended.gave_up;
     if ended.error.is_some() || (interrupted && !r.backend.survives_interrupts()) {
-        *slot = None; // varisat cannot go on after an interrupt; start clean next time
+        *slot = None; // varisat without a conflict limit cannot go on after an interrupt; start clean
     } else {
         r.backend.add_clause(&[-a]); // retire this puzzle's blocking clauses
         r.work += searching.elapsed();
