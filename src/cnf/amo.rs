@@ -32,9 +32,11 @@
 //!   in different subgroups imply different bit patterns. `k` aux, `m·g(g-1)/2 + n·k` clauses
 //!   at most.
 //! - `auto` (the default): `pairwise` for groups of at most [`AUTO_PAIRWISE_MAX`] literals,
-//!   `bimander` above. Measured on the large published instances (rk-64..144, CaDiCaL): a
-//!   threshold of 8 made rk-81x81 about 3x slower than pairwise, 32 matched or beat pairwise
-//!   everywhere; every classic size up to 32x32 keeps the published pairwise formula.
+//!   `bimander` above; `auto:K` moves the threshold to K. Measured by
+//!   `scripts/bench-sat-amo.sh` (docs/reductions.md, "AMO for large groups"): in full groups
+//!   bimander is 1.9-2.5x faster than pairwise at 36-49 literals; in the search-bound
+//!   reduced/optimized formulas of the large instances, bimander on small groups is 2-4x
+//!   slower; every classic size up to 32x32 keeps the published pairwise formula.
 //!
 //! With these variants the extended 9x9 encoding (324 groups of 9 literals under AMO, 324
 //! at-least-one clauses) has exactly the published sizes: sequential 3321 vars / 7776 clauses,
@@ -57,11 +59,11 @@ pub const DEFAULT_BIMANDER_GROUP: usize = 2;
 pub const AUTO_PAIRWISE_MAX: usize = 32;
 
 /// An at-most-one encoding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Amo {
-    /// Pairwise up to [`AUTO_PAIRWISE_MAX`] literals, bimander above.
-    #[default]
-    Auto,
+    /// Pairwise for groups of at most this many literals, bimander above (`auto` is
+    /// [`AUTO_PAIRWISE_MAX`]; `auto:K` names another threshold, for measuring the rule).
+    Auto(usize),
     Pairwise,
     Sequential,
     Binary,
@@ -72,7 +74,16 @@ pub enum Amo {
     Bimander(usize),
 }
 
+impl Default for Amo {
+    fn default() -> Self {
+        Amo::AUTO
+    }
+}
+
 impl Amo {
+    /// The default: `auto` with the measured threshold.
+    pub const AUTO: Amo = Amo::Auto(AUTO_PAIRWISE_MAX);
+
     /// Every encoding with its default parameters.
     pub const ALL: [Amo; 7] = [
         Amo::Pairwise,
@@ -81,15 +92,15 @@ impl Amo {
         Amo::Product,
         Amo::Commander(DEFAULT_COMMANDER_GROUP),
         Amo::Bimander(DEFAULT_BIMANDER_GROUP),
-        Amo::Auto,
+        Amo::AUTO,
     ];
 
     /// The encoding used for a group of `k` literals: `auto` resolved by size, the others
     /// as they are.
     pub fn for_group(self, k: usize) -> Amo {
         match self {
-            Amo::Auto if k <= AUTO_PAIRWISE_MAX => Amo::Pairwise,
-            Amo::Auto => Amo::Bimander(DEFAULT_BIMANDER_GROUP),
+            Amo::Auto(max) if k <= max => Amo::Pairwise,
+            Amo::Auto(_) => Amo::Bimander(DEFAULT_BIMANDER_GROUP),
             a => a,
         }
     }
@@ -106,7 +117,8 @@ impl Amo {
             Amo::Commander(g) => format!("commander:{g}"),
             Amo::Bimander(DEFAULT_BIMANDER_GROUP) => "bimander".into(),
             Amo::Bimander(g) => format!("bimander:{g}"),
-            Amo::Auto => "auto".into(),
+            Amo::Auto(AUTO_PAIRWISE_MAX) => "auto".into(),
+            Amo::Auto(max) => format!("auto:{max}"),
         }
     }
 }
@@ -128,8 +140,13 @@ impl FromStr for Amo {
             "product" => Ok(Amo::Product),
             "commander" => Ok(Amo::Commander(DEFAULT_COMMANDER_GROUP)),
             "bimander" => Ok(Amo::Bimander(DEFAULT_BIMANDER_GROUP)),
-            "auto" => Ok(Amo::Auto),
+            "auto" => Ok(Amo::AUTO),
             _ => {
+                if let Some(k) = s.strip_prefix("auto:") {
+                    return k.parse::<usize>().map(Amo::Auto).map_err(|_| {
+                        format!("auto threshold {k:?} is not a whole number of literals")
+                    });
+                }
                 if let Some(g) = s.strip_prefix("bimander:") {
                     match g.parse::<usize>() {
                         Ok(g) if g >= 1 => return Ok(Amo::Bimander(g)),
@@ -149,7 +166,7 @@ impl FromStr for Amo {
                     }
                 }
                 Err(format!(
-                    "unknown at-most-one encoding {s:?} (known: auto, pairwise, sequential, binary, product, commander, commander:K, bimander, bimander:G)"
+                    "unknown at-most-one encoding {s:?} (known: auto, auto:K, pairwise, sequential, binary, product, commander, commander:K, bimander, bimander:G)"
                 ))
             }
         }
@@ -173,7 +190,7 @@ pub fn at_most_one(amo: Amo, lits: &[i32], out: &mut dyn ClauseOut) {
         Amo::Product => product(lits, out),
         Amo::Commander(g) => commander(lits, g.max(2), out),
         Amo::Bimander(g) => bimander(lits, g.max(1), out),
-        Amo::Auto => at_most_one(amo.for_group(lits.len()), lits, out),
+        Amo::Auto(_) => at_most_one(amo.for_group(lits.len()), lits, out),
     }
 }
 
@@ -445,13 +462,16 @@ mod tests {
                 "n={n}"
             );
         }
-        assert_eq!(Amo::Auto.for_group(AUTO_PAIRWISE_MAX), Amo::Pairwise);
+        assert_eq!(Amo::AUTO.for_group(AUTO_PAIRWISE_MAX), Amo::Pairwise);
         assert_eq!(
-            Amo::Auto.for_group(AUTO_PAIRWISE_MAX + 1),
+            Amo::AUTO.for_group(AUTO_PAIRWISE_MAX + 1),
             Amo::Bimander(DEFAULT_BIMANDER_GROUP)
         );
-        assert_eq!(size(Amo::Auto, 9), size(Amo::Pairwise, 9));
-        assert_eq!(size(Amo::Auto, 100), size(Amo::Bimander(2), 100));
+        assert_eq!(size(Amo::AUTO, 9), size(Amo::Pairwise, 9));
+        assert_eq!(size(Amo::AUTO, 100), size(Amo::Bimander(2), 100));
+        assert_eq!(Amo::Auto(8).for_group(9), Amo::Bimander(2));
+        assert_eq!(Amo::Auto(8).for_group(8), Amo::Pairwise);
+        assert_eq!(Amo::Auto(0).for_group(2), Amo::Bimander(2));
     }
 
     proptest::proptest! {
@@ -464,7 +484,7 @@ mod tests {
             g in 1usize..6,
             trues in proptest::collection::btree_set(0usize..80, 0..4),
         ) {
-            for amo in [Amo::Bimander(g), Amo::Auto] {
+            for amo in [Amo::Bimander(g), Amo::AUTO, Amo::Auto(g)] {
                 let (aux, clauses) = encode(amo, n);
                 proptest::prop_assert!(aux <= 7);
                 let x: Vec<usize> = trues.iter().copied().filter(|&t| t < n).collect();
@@ -485,14 +505,18 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for amo in Amo::ALL
-            .into_iter()
-            .chain([Amo::Commander(5), Amo::Bimander(7)])
-        {
+        for amo in Amo::ALL.into_iter().chain([
+            Amo::Commander(5),
+            Amo::Bimander(7),
+            Amo::Auto(8),
+            Amo::Auto(0),
+        ]) {
             assert_eq!(amo.as_str().parse::<Amo>(), Ok(amo));
         }
         assert!("commander:1".parse::<Amo>().is_err());
         assert!("bimander:0".parse::<Amo>().is_err());
         assert!("nope".parse::<Amo>().is_err());
+        assert!("auto:x".parse::<Amo>().is_err());
+        assert_eq!("auto:32".parse::<Amo>(), Ok(Amo::AUTO));
     }
 }

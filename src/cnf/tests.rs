@@ -487,9 +487,9 @@ fn closed_form_counts_equal_materialised_counts() {
 fn reduced_round_trip_decodes_the_full_grid() {
     let puzzles = lines81("norvig-top95.txt");
     for p in puzzles.iter().take(4) {
-        let o = opts(CnfEncoding::Reduced, Amo::Auto, false);
+        let o = opts(CnfEncoding::Reduced, Amo::AUTO, false);
         let cnf = encode(p, &o);
-        let opt = encode(p, &opts(CnfEncoding::Optimized, Amo::Auto, false));
+        let opt = encode(p, &opts(CnfEncoding::Optimized, Amo::AUTO, false));
         assert!(cnf.num_vars <= opt.num_vars);
         assert!(cnf.info.fixed.iter().filter(|&&d| d != 0).count() >= p.clues());
         let d = round_trip(&cnf);
@@ -513,7 +513,7 @@ fn reduced_round_trip_decodes_the_full_grid() {
     givens[7] = 4;
     let p = Puzzle::new(g, givens).unwrap();
     assert!(p.clash().is_none());
-    let cnf = encode(&p, &opts(CnfEncoding::Reduced, Amo::Auto, false));
+    let cnf = encode(&p, &opts(CnfEncoding::Reduced, Amo::AUTO, false));
     assert_eq!(cnf.clauses.len(), 1);
     assert!(cnf.clauses.get(0).is_empty());
     assert_eq!(cnf.num_vars, 0);

@@ -49,8 +49,9 @@ pub static INFO: EngineInfo = EngineInfo {
     capabilities: "classic, jigsaw, X (any house list); options: \
                    encoding=minimal|efficient|extended|optimized|reduced (reduced; extended with \
                    incremental=true or givens=assumptions), \
-                   amo=auto|pairwise|sequential|binary|product|commander[:K]|bimander[:G] (auto: \
-                   pairwise up to 32 literals, bimander above), \
+                   amo=auto[:K]|pairwise|sequential|binary|product|commander[:K]|bimander[:G] \
+                   (auto: pairwise up to 32 literals, bimander above; auto:K moves the \
+                   threshold to K), \
                    backend=varisat|batsat|cadical|cadical:plain|sat|unsat|ext:PATH [ARGS] \
                    (batsat), \
                    givens=units|assumptions (units), dedup=true|false (false), \
