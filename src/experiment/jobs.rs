@@ -82,39 +82,54 @@ impl std::str::FromStr for Shard {
     }
 }
 
-/// Every job of an experiment in job-number order. `puzzles[d]` is the number of puzzles of
-/// dataset `d`.
+/// The number of jobs of an experiment. `puzzles[d]` is the number of puzzles of dataset `d`.
+pub fn count(puzzles: &[usize], configs: usize, repetitions: u64) -> usize {
+    puzzles.iter().sum::<usize>() * configs * repetitions as usize
+}
+
+/// Every job of an experiment in job-number order (the plan of no shard and no seed).
 pub fn all_jobs(puzzles: &[usize], configs: usize, repetitions: u64) -> Vec<Job> {
-    let total: usize = puzzles.iter().sum::<usize>() * configs * repetitions as usize;
-    let mut jobs = Vec::with_capacity(total);
+    plan(puzzles, configs, repetitions, None, None)
+}
+
+/// The jobs of `shard` (all of them for `None`), in run order (see the module doc), for an
+/// experiment whose dataset `d` has `puzzles[d]` puzzles. Built straight from the numbering
+/// rather than filtered from the full list: on one shard of a 50,000-job experiment that
+/// list was 1.6 MB written and read for nothing.
+pub fn plan(
+    puzzles: &[usize],
+    configs: usize,
+    repetitions: u64,
+    shard: Option<Shard>,
+    seed: Option<u64>,
+) -> Vec<Job> {
+    let per_puzzle = configs as u64 * repetitions;
+    let total = count(puzzles, configs, repetitions);
+    let mut mine = Vec::with_capacity(match shard {
+        Some(s) => total / s.count as usize + per_puzzle as usize,
+        None => total,
+    });
     let mut ordinal = 0u64;
     for (d, &count) in puzzles.iter().enumerate() {
         for p in 0..count {
-            for c in 0..configs {
-                for r in 0..repetitions {
-                    jobs.push(Job {
-                        job: jobs.len() as u64,
-                        dataset: d as u32,
-                        puzzle: p as u32,
-                        ordinal,
-                        config: c as u32,
-                        repetition: r as u32,
-                    });
+            if shard.map_or(true, |s| s.contains(ordinal)) {
+                let first = ordinal * per_puzzle;
+                for c in 0..configs {
+                    for r in 0..repetitions {
+                        mine.push(Job {
+                            job: first + c as u64 * repetitions + r,
+                            dataset: d as u32,
+                            puzzle: p as u32,
+                            ordinal,
+                            config: c as u32,
+                            repetition: r as u32,
+                        });
+                    }
                 }
             }
             ordinal += 1;
         }
     }
-    jobs
-}
-
-/// The jobs of `shard` (all of them for `None`), in run order (see the module doc).
-pub fn plan(jobs: &[Job], shard: Option<Shard>, seed: Option<u64>) -> Vec<Job> {
-    let mut mine: Vec<Job> = jobs
-        .iter()
-        .filter(|j| shard.map_or(true, |s| s.contains(j.ordinal)))
-        .copied()
-        .collect();
     if let Some(seed) = seed {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         mine.shuffle(&mut rng);
@@ -141,10 +156,21 @@ mod tests {
     #[test]
     fn shards_partition_by_puzzle() {
         let jobs = all_jobs(&[5, 4], 3, 2);
+        assert_eq!(jobs.len(), count(&[5, 4], 3, 2));
         let mut seen = vec![0; jobs.len()];
         for i in 0..3 {
             let s = Shard { index: i, count: 3 };
-            for j in plan(&jobs, Some(s), Some(9)) {
+            let unshuffled = plan(&[5, 4], 3, 2, Some(s), None);
+            // A shard's jobs are the full list's jobs of its puzzles, in the same order.
+            let want: Vec<Job> = jobs
+                .iter()
+                .filter(|j| j.ordinal % 3 == i)
+                .copied()
+                .collect();
+            assert_eq!(unshuffled, want);
+            let shuffled = plan(&[5, 4], 3, 2, Some(s), Some(9));
+            assert_ne!(shuffled, unshuffled);
+            for j in shuffled {
                 seen[j.job as usize] += 1;
                 assert_eq!(j.ordinal % 3, i);
             }
@@ -155,14 +181,13 @@ mod tests {
     #[test]
     fn shuffle_is_deterministic_and_a_permutation() {
         let jobs = all_jobs(&[10], 2, 1);
-        let a = plan(&jobs, None, Some(7));
-        assert_eq!(a, plan(&jobs, None, Some(7)));
-        assert_ne!(a, plan(&jobs, None, Some(8)));
+        let a = plan(&[10], 2, 1, None, Some(7));
+        assert_eq!(a, plan(&[10], 2, 1, None, Some(7)));
+        assert_ne!(a, plan(&[10], 2, 1, None, Some(8)));
         assert_ne!(a, jobs);
         let mut ids: Vec<u64> = a.iter().map(|j| j.job).collect();
         ids.sort();
         assert_eq!(ids, (0..20).collect::<Vec<_>>());
-        assert_eq!(plan(&jobs, None, None), jobs);
     }
 
     #[test]

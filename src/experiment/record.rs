@@ -27,8 +27,9 @@
 //! | `note` | the engine's remark, e.g. why it is unsupported or what stopped it |
 
 use crate::engines::{self, EngineSpec, Limits, Outcome, Status};
-use crate::puzzle::{write_puzzle, OutputFormat, Puzzle};
+use crate::puzzle::{write_puzzle, Geometry, OutputFormat, Puzzle};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Puzzles whose line form is longer than this are identified by a hash in the `puzzle`
 /// column (a 25x25 line is 625 characters; a 36x36 grid is written in numbers).
@@ -244,18 +245,74 @@ impl Record {
 }
 
 /// The fast path of the runner: a row written straight into bytes, equal (read back) to the
-/// serde serialisation of [`Record::new`], without building a `Record`. The fields known
-/// before the run are formatted once: per puzzle ([`puzzle_prefix`]) and per configuration
-/// ([`config_prefix`]); per row only the outcome's numbers are formatted. Durations are
-/// written exactly, as seconds with nine decimals.
+/// serde serialisation of [`Record::new`], without building a `Record`. What is known before
+/// the run is prepared once: per dataset ([`DatasetFields`]) and per configuration
+/// ([`config_prefix`]); per row the puzzle's line and the outcome's numbers are formatted.
+/// Durations are written exactly, as seconds with nine decimals.
 pub struct RowParts<'a> {
-    pub puzzle_prefix: &'a str,
+    pub dataset: &'a DatasetFields,
+    /// 1-based position of the puzzle in its dataset file.
+    pub puzzle_index: u64,
+    pub puzzle: &'a Puzzle,
     pub config_prefix: &'a str,
     pub repetition: u64,
     pub limits: &'a Limits,
     pub search_tree: bool,
     pub shard: &'a str,
     pub job: u64,
+}
+
+/// What the fields `experiment` to `clues` of a dataset's rows share: the escaped
+/// `experiment,dataset,` and the `size,box,variant,` fields of the geometry its puzzles share
+/// (a file's puzzles share one geometry object, jigsaws aside). The runner writes these
+/// fields per row from it ([`DatasetFields::write`]) rather than keeping them per puzzle:
+/// formatting a 9x9 puzzle's fields costs about as much as copying them, and 50,000 kept
+/// prefixes were 7 MB of memory, whose page faults cost more than the formatting.
+pub struct DatasetFields {
+    run: Vec<u8>,
+    geometry: Option<(Arc<Geometry>, Vec<u8>)>,
+}
+
+impl DatasetFields {
+    /// The fields of `dataset` of `experiment`; `first` is a puzzle of the dataset (its
+    /// geometry's fields are kept, as the one the others most likely share).
+    pub fn new(experiment: &str, dataset: &str, first: Option<&Puzzle>) -> DatasetFields {
+        let mut run = Vec::new();
+        push_field_bytes(&mut run, experiment);
+        run.push(b',');
+        push_field_bytes(&mut run, dataset);
+        run.push(b',');
+        let geometry = first.map(|p| {
+            let mut fields = Vec::new();
+            push_geometry_fields(&mut fields, p.geometry());
+            (p.shared_geometry().clone(), fields)
+        });
+        DatasetFields { run, geometry }
+    }
+
+    /// Appends fields `experiment` to `clues` of the puzzle at 1-based `puzzle_index`, each
+    /// followed by a comma: the bytes of [`puzzle_prefix`] (tested). The usual line form is
+    /// written without an allocation or a quoting scan (the default alphabet's symbols never
+    /// need quotes); any other form goes through [`puzzle_text`].
+    pub fn write(&self, out: &mut Vec<u8>, puzzle_index: u64, puzzle: &Puzzle) {
+        out.extend_from_slice(&self.run);
+        int(out, puzzle_index);
+        out.push(b',');
+        let g = puzzle.geometry();
+        let fits = g.n() * g.n() <= PUZZLE_TEXT_MAX;
+        if !(fits && crate::puzzle::push_default_line(out, puzzle.givens(), g)) {
+            push_field_bytes(out, &puzzle_text(puzzle));
+        }
+        out.push(b',');
+        match &self.geometry {
+            Some((shared, fields)) if Arc::ptr_eq(shared, puzzle.shared_geometry()) => {
+                out.extend_from_slice(fields)
+            }
+            _ => push_geometry_fields(out, g),
+        }
+        int(out, puzzle.clues() as u64);
+        out.push(b',');
+    }
 }
 
 /// Fields `experiment` to `clues`, CSV-escaped, each followed by a comma.
@@ -266,81 +323,42 @@ pub fn puzzle_prefix(
     puzzle: &Puzzle,
     puzzle_text: &str,
 ) -> String {
+    // The general path, as `Record::new` fills the fields: the reference that
+    // [`DatasetFields::write`] is tested against.
+    let g = puzzle.geometry();
+    let box_shape = g
+        .box_shape()
+        .map(|(r, c)| format!("{r}x{c}"))
+        .unwrap_or_default();
     let mut s = String::new();
-    push_puzzle_prefix(
-        &mut s,
+    for field in [
         experiment,
         dataset,
-        puzzle_index,
-        puzzle,
+        &puzzle_index.to_string(),
         puzzle_text,
-    );
+        &g.n().to_string(),
+        &box_shape,
+        g.variant(),
+        &puzzle.clues().to_string(),
+    ] {
+        push_field(&mut s, field);
+        s.push(',');
+    }
     s
 }
 
-/// Appends [`puzzle_prefix`] to `s` (the runner keeps the prefixes of a dataset back to back
-/// in one string).
-pub fn push_puzzle_prefix(
-    s: &mut String,
-    experiment: &str,
-    dataset: &str,
-    puzzle_index: u64,
-    puzzle: &Puzzle,
-    puzzle_text: &str,
-) {
-    push_run_fields(s, experiment, dataset, puzzle_index);
-    push_field(s, puzzle_text);
-    s.push(',');
-    push_geometry_fields(s, puzzle);
-}
-
-/// [`push_puzzle_prefix`] with the puzzle's text ([`puzzle_text`]) written in place: the
-/// runner's path, once per puzzle. The usual line form is written without an allocation and
-/// without a quoting scan (the default alphabet's symbols never need quotes); any other form
-/// goes through [`puzzle_text`], so the two paths write the same bytes (tested).
-pub fn push_puzzle_prefix_of(
-    s: &mut String,
-    experiment: &str,
-    dataset: &str,
-    puzzle_index: u64,
-    puzzle: &Puzzle,
-) {
-    push_run_fields(s, experiment, dataset, puzzle_index);
-    let g = puzzle.geometry();
-    let fits = g.n() * g.n() <= PUZZLE_TEXT_MAX;
-    if !(fits && crate::puzzle::push_default_line(s, puzzle.givens(), g)) {
-        push_field(s, &puzzle_text(puzzle));
-    }
-    s.push(',');
-    push_geometry_fields(s, puzzle);
-}
-
-/// Fields `experiment`, `dataset` and `puzzle_index`, each followed by a comma.
-fn push_run_fields(s: &mut String, experiment: &str, dataset: &str, puzzle_index: u64) {
-    push_field(s, experiment);
-    s.push(',');
-    push_field(s, dataset);
-    s.push(',');
-    s.push_str(itoa::Buffer::new().format(puzzle_index));
-    s.push(',');
-}
-
-/// Fields `size` to `clues`, each followed by a comma.
-fn push_geometry_fields(s: &mut String, puzzle: &Puzzle) {
-    let g = puzzle.geometry();
-    let mut num = itoa::Buffer::new();
-    s.push_str(num.format(g.n()));
-    s.push(',');
+/// Fields `size`, `box` and `variant`, each followed by a comma.
+fn push_geometry_fields(out: &mut Vec<u8>, g: &Geometry) {
+    int(out, g.n() as u64);
+    out.push(b',');
     if let Some((r, c)) = g.box_shape() {
-        s.push_str(num.format(r));
-        s.push('x');
-        s.push_str(num.format(c));
+        int(out, r as u64);
+        out.push(b'x');
+        int(out, c as u64);
     }
-    s.push(',');
-    push_field(s, g.variant());
-    s.push(',');
-    s.push_str(num.format(puzzle.clues()));
-    s.push(',');
+    out.push(b',');
+    push_field_bytes(out, g.variant());
+    out.push(b',');
 }
 
 /// Fields `config` to `givens`, CSV-escaped, each followed by a comma.
@@ -390,7 +408,7 @@ fn needs_quotes(field: &str) -> bool {
 /// overhead.
 pub fn write_row(out: &mut Vec<u8>, parts: &RowParts<'_>, outcome: &Outcome) {
     let s = &outcome.stats;
-    out.extend_from_slice(parts.puzzle_prefix.as_bytes());
+    parts.dataset.write(out, parts.puzzle_index, parts.puzzle);
     out.extend_from_slice(parts.config_prefix.as_bytes());
     int(out, parts.repetition);
     out.push(b',');
@@ -480,7 +498,12 @@ pub fn write_counts(out: &mut Vec<u8>, s: &engines::Stats, search_tree: bool) {
 }
 
 fn int(out: &mut Vec<u8>, v: u64) {
-    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+    // Most numbers of a row are one digit (repetition, solutions, limits, small counts).
+    if v < 10 {
+        out.push(b'0' + v as u8);
+    } else {
+        out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+    }
 }
 
 /// `v` and a comma, or only the comma (an empty cell).
@@ -493,15 +516,33 @@ fn opt_int(out: &mut Vec<u8>, v: Option<u64>) {
 
 /// A duration as exact seconds with nine decimals (`0.000012345`), then a comma.
 pub fn secs(out: &mut Vec<u8>, d: std::time::Duration) {
-    int(out, d.as_secs());
-    let mut frac = *b".000000000,";
+    // The cell is built in a fixed array and copied at once (a copy of known length is a few
+    // moves, not a call), two decimals per step from a table as itoa does: the runner writes
+    // four durations per row, and a division per digit was a tenth of its work per row.
+    let mut cell = *b"0.000000000,";
     let mut n = d.subsec_nanos();
-    for b in frac[1..10].iter_mut().rev() {
-        *b = b'0' + (n % 10) as u8;
-        n /= 10;
+    for pos in [9, 7, 5, 3] {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        cell[pos..pos + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
     }
-    out.extend_from_slice(&frac);
+    cell[2] = b'0' + n as u8;
+    match d.as_secs() {
+        s @ 0..=9 => {
+            cell[0] = b'0' + s as u8;
+            out.extend_from_slice(&cell);
+        }
+        s => {
+            int(out, s);
+            out.extend_from_slice(&cell[1..]);
+        }
+    }
 }
+
+/// `00` to `99`, two bytes each.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+      0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+      5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
 /// [`push_field`] into bytes: one CSV field, quoted when it needs to be (no comma after it).
 pub fn push_field_bytes(out: &mut Vec<u8>, field: &str) {
@@ -630,14 +671,18 @@ mod tests {
         assert_eq!(r.vars, None);
     }
 
-    /// The runner's prefix (text written in place) is byte for byte the general one, for the
-    /// line form and for every form that falls back to [`puzzle_text`] (jigsaw, sides whose
-    /// digits have no symbol, texts over the length bound).
+    /// The runner's fields (written per row from [`DatasetFields`]) are byte for byte the
+    /// general prefix: for the line form, for every form that falls back to [`puzzle_text`]
+    /// (jigsaw, sides whose digits have no symbol, texts over the length bound), for puzzles
+    /// that share the kept geometry and for those that do not (an equal geometry in another
+    /// object, another geometry, no kept geometry).
     #[test]
-    fn prefix_in_place_equals_the_general_prefix() {
+    fn dataset_fields_equal_the_general_prefix() {
         use crate::puzzle::{Geometry, Puzzle};
+        let four = puzzle("1.3.341.2.4.4.21");
         let mut cases = vec![
-            puzzle("1.3.341.2.4.4.21"),
+            four.clone(),
+            Puzzle::new(four.shared_geometry().clone(), four.givens().to_vec()).unwrap(),
             puzzle("11.............."),
             puzzle(include_str!("../../data/examples/jigsaw-9x9.txt")),
             puzzle(include_str!("../../data/examples/6x6.txt")),
@@ -651,11 +696,19 @@ mod tests {
             }
             cases.push(Puzzle::new(std::sync::Arc::new(g), givens).unwrap());
         }
-        for p in &cases {
-            let mut fast = String::from("x,");
-            push_puzzle_prefix_of(&mut fast, "exp, one", "d\"q", 12, p);
-            let general = puzzle_prefix("exp, one", "d\"q", 12, p, &puzzle_text(p));
-            assert_eq!(fast, format!("x,{general}"), "{}", p.geometry().n());
+        for first in [Some(&four), Some(&cases[3]), None] {
+            let fields = DatasetFields::new("exp, one", "d\"q", first);
+            for p in &cases {
+                let mut fast = b"x,".to_vec();
+                fields.write(&mut fast, 12, p);
+                let general = puzzle_prefix("exp, one", "d\"q", 12, p, &puzzle_text(p));
+                assert_eq!(
+                    String::from_utf8(fast).unwrap(),
+                    format!("x,{general}"),
+                    "{}",
+                    p.geometry().n()
+                );
+            }
         }
     }
 
@@ -699,7 +752,9 @@ mod tests {
             let mut bytes = COLUMNS.join(",").into_bytes();
             bytes.push(b'\n');
             let parts = RowParts {
-                puzzle_prefix: &puzzle_prefix("exp, one", "d", 4, puzzle, &text),
+                dataset: &DatasetFields::new("exp, one", "d", None),
+                puzzle_index: 4,
+                puzzle,
                 config_prefix: &config_prefix("my \"config\"", &spec),
                 repetition: 2,
                 limits: &limits,

@@ -27,8 +27,9 @@
 //! **Output.** Rows are appended in the order jobs finish, to a plain CSV or, for a path
 //! ending in `.gz`, to a gzip file of one member per write ([`super::rowfile`]). A worker
 //! formats its row as soon as the job ends, into its own reused buffer
-//! ([`record::write_row`]: the fields known in advance are formatted once per puzzle and per
-//! configuration), and appends it to the pending rows under a short lock. The pending rows are
+//! ([`record::write_row`]: what is known in advance is prepared once per dataset and per
+//! configuration, nothing is kept per puzzle), and appends it to the pending rows under a
+//! short lock. The pending rows are
 //! written with one `write` (one gzip member):
 //!
 //! - by the watchdog thread at least every [`FLUSH_EVERY`] (200 ms),
@@ -66,7 +67,7 @@ use super::jobs::{self, Job, Shard};
 use super::record::{self, Record, RowParts, RunKey, COLUMNS};
 use super::rowfile::{self, RowSink};
 use super::sidecar;
-use super::summary::{summarize, summarize_runs, RunView, SummaryLine};
+use super::summary::{summarize, summarize_indexed, RunView, SummaryLine};
 use crate::engines::{self, Engine, Limits, Outcome, Stats, Status};
 use crate::puzzle::{read_file, Puzzle};
 use anyhow::{bail, Context};
@@ -157,21 +158,10 @@ impl RunReport {
     }
 }
 
-/// A dataset's puzzles and the first fields of their rows ([`record::puzzle_prefix`],
-/// computed once per puzzle, only for the puzzles of this shard).
+/// A dataset's puzzles and what the first fields of their rows share.
 struct Loaded {
     puzzles: Vec<Puzzle>,
-    /// The prefixes, back to back (one allocation rather than one per puzzle).
-    prefix_text: String,
-    /// Per puzzle: the range of its prefix in `prefix_text` (empty: not in this shard).
-    prefix_spans: Vec<(usize, usize)>,
-}
-
-impl Loaded {
-    fn prefix(&self, puzzle: usize) -> &str {
-        let (start, end) = self.prefix_spans[puzzle];
-        &self.prefix_text[start..end]
-    }
+    fields: record::DatasetFields,
 }
 
 /// Runs the experiment file `path`.
@@ -180,12 +170,16 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let output = opts.out.clone().unwrap_or_else(|| exp.output.clone());
     let side = sidecar::sidecar_path(&output);
 
-    let mut loaded = load_datasets(&exp)?;
+    let loaded = load_datasets(&exp)?;
     let counts: Vec<usize> = loaded.iter().map(|d| d.puzzles.len()).collect();
-    let all = jobs::all_jobs(&counts, exp.engines.len(), exp.repetitions);
-    let jobs_total = all.len();
-    let plan = jobs::plan(&all, opts.shard, exp.seed);
-    drop(all);
+    let jobs_total = jobs::count(&counts, exp.engines.len(), exp.repetitions);
+    let plan = jobs::plan(
+        &counts,
+        exp.engines.len(),
+        exp.repetitions,
+        opts.shard,
+        exp.seed,
+    );
     let jobs_shard = plan.len();
     let shard_text = opts.shard.map(|s| s.to_string()).unwrap_or_default();
 
@@ -269,38 +263,18 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         }
     }
 
-    // Puzzles of each dataset in this shard: every configuration and repetition of a puzzle
-    // is in the same shard.
-    let mut planned = vec![0; loaded.len()];
-    for job in &plan {
-        planned[job.dataset as usize] += 1;
-    }
-    let per_puzzle = (exp.engines.len() as u64 * exp.repetitions).max(1) as usize;
     // (In place: no copy of the job list.)
     let todo: Vec<Job> = plan
         .into_iter()
         .filter(|j| !done.contains(&j.job))
         .collect();
-    for job in &todo {
-        let d = &mut loaded[job.dataset as usize];
-        let p = job.puzzle as usize;
-        if d.prefix_spans[p].1 == 0 {
-            let start = d.prefix_text.len();
-            record::push_puzzle_prefix_of(
-                &mut d.prefix_text,
-                &exp.name,
-                &exp.datasets[job.dataset as usize].name,
-                p as u64 + 1,
-                &d.puzzles[p],
-            );
-            d.prefix_spans[p] = (start, d.prefix_text.len());
-            if start == 0 {
-                // Room for the others, each as long as the first plus a few digits of index
-                // (one allocation, no copies as the string grows).
-                let others = planned[job.dataset as usize] / per_puzzle;
-                d.prefix_text.reserve((d.prefix_text.len() + 8) * others);
-            }
-        }
+    if u32::try_from(todo.len()).is_err() {
+        bail!(
+            "{}: {} jobs to run; one invocation runs at most {} (use --shard to split them)",
+            exp.path.display(),
+            todo.len(),
+            u32::MAX
+        );
     }
     let threads = opts
         .threads
@@ -432,12 +406,15 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         done_now
             .iter()
             .enumerate()
-            .map(|(i, d)| (shared.todo[d.pos].job, earlier.len() + i)),
+            .map(|(i, d)| (shared.todo[d.pos as usize].job, earlier.len() + i)),
     );
     order.sort_unstable_by_key(|&(job, _)| job);
-    let view = |&(_, i): &(u64, usize)| match earlier.get(i) {
-        Some(r) => RunView::from(r),
-        None => shared.view(&done_now[i - earlier.len()]),
+    let view = |k: usize| {
+        let i = order[k].1;
+        match earlier.get(i) {
+            Some(r) => RunView::from(r),
+            None => shared.view(&done_now[i - earlier.len()]),
+        }
     };
     let mut status_counts: BTreeMap<&str, u64> = BTreeMap::new();
     for r in &earlier {
@@ -454,7 +431,7 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         }
     }
     let rows_total = order.len();
-    let summary = summarize_runs(order.iter().map(view));
+    let summary = summarize_indexed(order.len(), view);
     let end = sidecar::now_rfc3339();
     session["end"] = json!(end);
     session["jobs_run"] = json!(shared.todo.len());
@@ -491,12 +468,8 @@ fn load_datasets(exp: &Experiment) -> anyhow::Result<Vec<Loaded>> {
         if let Some(k) = d.first {
             puzzles.truncate(k as usize);
         }
-        let prefix_spans = vec![(0, 0); puzzles.len()];
-        out.push(Loaded {
-            puzzles,
-            prefix_text: String::new(),
-            prefix_spans,
-        });
+        let fields = record::DatasetFields::new(&exp.name, &d.name, puzzles.first());
+        out.push(Loaded { puzzles, fields });
     }
     Ok(out)
 }
@@ -795,12 +768,16 @@ struct Sink {
 }
 
 /// What the summary keeps of a row written by this invocation (the rest follows from `pos`).
+/// 32 bytes, one per job: kept small, as every page of it costs a page fault.
 struct Done {
-    pos: usize,
+    pos: u32,
     status: Status,
+    /// Whether the row has `nodes` and `guesses` (an engine with a search tree, and not a row
+    /// the watchdog wrote for an abandoned thread).
+    counted: bool,
     cpu_s: f64,
-    nodes: Option<u64>,
-    guesses: Option<u64>,
+    nodes: u64,
+    guesses: u64,
 }
 
 /// One worker thread as the watchdog sees it.
@@ -853,8 +830,11 @@ impl Shared {
         }
         let job = &self.todo[pos];
         let c = job.config as usize;
+        let dataset = &self.datasets[job.dataset as usize];
         let parts = RowParts {
-            puzzle_prefix: self.datasets[job.dataset as usize].prefix(job.puzzle as usize),
+            dataset: &dataset.fields,
+            puzzle_index: job.puzzle as u64 + 1,
+            puzzle: &dataset.puzzles[job.puzzle as usize],
             config_prefix: &self.config_prefixes[c],
             repetition: job.repetition as u64,
             limits: &self.limits[c],
@@ -863,11 +843,12 @@ impl Shared {
             job: job.job,
         };
         let done = Done {
-            pos,
+            pos: pos as u32,
             status: outcome.status,
+            counted: search_tree,
             cpu_s: (outcome.build + outcome.solve).as_secs_f64(),
-            nodes: search_tree.then_some(outcome.stats.nodes),
-            guesses: search_tree.then_some(outcome.stats.guesses),
+            nodes: outcome.stats.nodes,
+            guesses: outcome.stats.guesses,
         };
         scratch.clear();
         record::write_row(scratch, &parts, outcome);
@@ -903,7 +884,7 @@ impl Shared {
     }
 
     fn view(&self, d: &Done) -> RunView<'_> {
-        let job = &self.todo[d.pos];
+        let job = &self.todo[d.pos as usize];
         let key = self.key(job);
         RunView {
             config: key.config,
@@ -912,8 +893,8 @@ impl Shared {
             status: d.status.as_str(),
             answered: d.status.is_answer(),
             cpu_s: d.cpu_s,
-            nodes: d.nodes,
-            guesses: d.guesses,
+            nodes: d.counted.then_some(d.nodes),
+            guesses: d.counted.then_some(d.guesses),
             time_limit_s: self.limits[job.config as usize]
                 .time_limit
                 .map(|t| t.as_secs_f64()),

@@ -86,10 +86,18 @@ pub fn summarize(records: &[Record]) -> Vec<SummaryLine> {
 /// costs a few milliseconds, not one map entry and one vector per instance.
 pub fn summarize_runs<'a>(runs: impl IntoIterator<Item = RunView<'a>>) -> Vec<SummaryLine> {
     let runs: Vec<RunView<'a>> = runs.into_iter().collect();
+    summarize_indexed(runs.len(), |i| runs[i])
+}
+
+/// [`summarize_runs`] over the runs `run(0)` to `run(count - 1)`, made on demand: the runner
+/// makes its views from the few numbers it keeps per row rather than collecting 50,000 of
+/// them (6 MB, whose page faults alone cost more than making each view several times).
+pub fn summarize_indexed<'a>(count: usize, run: impl Fn(usize) -> RunView<'a>) -> Vec<SummaryLine> {
     let mut order: Vec<&str> = Vec::new();
     let mut buckets: Vec<Vec<u32>> = Vec::new();
     let mut last = 0;
-    for (i, r) in runs.iter().enumerate() {
+    for i in 0..count {
+        let r = run(i);
         let c = if order.get(last).is_some_and(|&c| c == r.config) {
             last
         } else if let Some(c) = order.iter().position(|&c| c == r.config) {
@@ -104,7 +112,7 @@ pub fn summarize_runs<'a>(runs: impl IntoIterator<Item = RunView<'a>>) -> Vec<Su
         buckets[c].push(i);
     }
     let key = |i: &u32| {
-        let r = &runs[*i as usize];
+        let r = run(*i as usize);
         (r.dataset, r.puzzle_index)
     };
     order
@@ -112,19 +120,16 @@ pub fn summarize_runs<'a>(runs: impl IntoIterator<Item = RunView<'a>>) -> Vec<Su
         .zip(&mut buckets)
         .map(|(config, indexes)| {
             indexes.sort_by(|a, b| key(a).cmp(&key(b)));
-            let sorted = indexes.iter().map(|&i| &runs[i as usize]);
+            let sorted = indexes.iter().map(|&i| run(i as usize));
             summarize_config(config, sorted)
         })
         .collect()
 }
 
 /// The line of one configuration; `runs` are sorted by instance (see [`summarize_runs`]).
-fn summarize_config<'r, 'a: 'r>(
-    config: &str,
-    runs: impl Iterator<Item = &'r RunView<'a>>,
-) -> SummaryLine {
+fn summarize_config<'a>(config: &str, runs: impl Iterator<Item = RunView<'a>>) -> SummaryLine {
     let mut runs = runs.peekable();
-    let mut reps: Vec<&RunView> = Vec::new();
+    let mut reps: Vec<RunView> = Vec::new();
     let mut line = SummaryLine {
         config: config.to_string(),
         runs: 0,
@@ -424,7 +429,7 @@ mod tests {
             .into_iter()
             .map(|config| {
                 let runs: Vec<RunView> = groups[config].values().flatten().copied().collect();
-                let mut line = summarize_config(config, [].iter());
+                let mut line = summarize_config(config, std::iter::empty());
                 line.instances = groups[config].len() as u64;
                 let mut solved_cpu = Vec::new();
                 let (mut nodes, mut guesses) = (Vec::new(), Vec::new());

@@ -36,10 +36,10 @@ pub fn write_grid(
     format: OutputFormat,
     alphabet: Option<&Alphabet>,
 ) -> String {
-    // Built once per process: building it costs about as much as writing a 9x9 line, and
-    // the experiment runner writes one line per puzzle of files of 50,000 puzzles.
-    static DEFAULT: std::sync::OnceLock<Alphabet> = std::sync::OnceLock::new();
-    let alphabet = alphabet.unwrap_or_else(|| DEFAULT.get_or_init(Alphabet::default_alphabet));
+    let alphabet = match alphabet {
+        Some(a) => a,
+        None => default_alphabet(),
+    };
     let n = geometry.n().max(1);
     // (The largest digit, rather than `all`, so that the scan vectorises.)
     let symbolic = grid.iter().copied().max().unwrap_or(0) as usize <= alphabet.len();
@@ -71,30 +71,45 @@ pub fn write_grid(
     }
 }
 
-/// Appends the line form of a boxed or X grid with the default alphabet (what
-/// [`write_grid`] writes for [`OutputFormat::Line`] without an alphabet) to `out` and returns
-/// true, or writes nothing and returns false when a digit has no one-byte symbol there or the
-/// geometry is a jigsaw (whose line form carries its regions: use [`write_puzzle`]). The
-/// experiment runner writes one such line per puzzle of files of 50,000 puzzles: this path
-/// allocates nothing and needs no UTF-8 check.
-pub fn push_default_line(out: &mut String, grid: &[u16], geometry: &Geometry) -> bool {
+/// The default alphabet, built once per process (shared by [`write_grid`] and
+/// [`push_default_line`]): building it costs about as much as writing a 9x9 line, and the
+/// experiment runner writes one line per row of outputs of 50,000 rows.
+fn default_alphabet() -> &'static Alphabet {
     static DEFAULT: std::sync::OnceLock<Alphabet> = std::sync::OnceLock::new();
-    let alphabet = DEFAULT.get_or_init(Alphabet::default_alphabet);
-    let Some(table) = alphabet.line_bytes() else {
+    DEFAULT.get_or_init(Alphabet::default_alphabet)
+}
+
+/// Appends the line form of a boxed or X grid with the default alphabet (what
+/// [`write_grid`] writes for [`OutputFormat::Line`] without an alphabet) to `out` as bytes
+/// and returns true, or writes nothing and returns false when a digit has no one-byte symbol
+/// there or the geometry is a jigsaw (whose line form carries its regions: use
+/// [`write_puzzle`]). The experiment runner writes one such line per CSV row: this path
+/// allocates nothing, and its bytes are ASCII.
+pub fn push_default_line(out: &mut Vec<u8>, grid: &[u16], geometry: &Geometry) -> bool {
+    let Some(table) = default_alphabet().line_bytes() else {
         return false;
     };
     // (The largest digit, rather than `all`, so that the scan vectorises.)
     if geometry.is_jigsaw() || grid.iter().copied().max().unwrap_or(0) as usize >= table.len() {
         return false;
     }
-    // Through a byte buffer: pushing `char`s one at a time costs a UTF-8 branch and a
-    // capacity check each, several times the lookup itself.
+    // Through a table of 64 entries indexed by `d & 63` (every digit is below the table's
+    // length, checked above): no bounds check per cell. Into a fixed buffer, then one copy:
+    // pushing per cell costs a capacity check each, several times the lookup itself.
+    let mut symbols = [b'.'; 64];
+    let known = table.len().min(symbols.len());
+    symbols[..known].copy_from_slice(&table[..known]);
+    if table.len() > symbols.len() {
+        // (No default alphabet is that long; the general path then.)
+        out.extend(grid.iter().map(|&d| table[d as usize]));
+        return true;
+    }
     let mut buf = [0u8; 256];
     for chunk in grid.chunks(buf.len()) {
         for (b, &d) in buf.iter_mut().zip(chunk) {
-            *b = table[d as usize];
+            *b = symbols[(d & 63) as usize];
         }
-        out.push_str(std::str::from_utf8(&buf[..chunk.len()]).expect("ASCII symbols"));
+        out.extend_from_slice(&buf[..chunk.len()]);
     }
     true
 }
