@@ -255,3 +255,44 @@ fn bad_usage_exits_2() {
         assert!(!e.is_empty() && !e.contains("panicked"), "{args:?}: {e}");
     }
 }
+
+/// `--time-limit` (seconds, wall, for the whole command) stops a run that takes minutes
+/// without it (a minimal 64x64: the second pass checks thousands of givens by SAT): exit
+/// status 3, a message naming the limit, and no partial puzzle. With a count, the puzzles
+/// finished before the limit are written whole and read back. Bounds generous: the point is
+/// seconds against minutes (the overshoot is measured in docs/generate.md).
+#[test]
+fn time_limit_stops_and_writes_only_finished_puzzles() {
+    let start = std::time::Instant::now();
+    let o = run(&["generate", "--size", "64", "--minimal", "--time-limit", "1"]);
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("time limit of 1 s"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("0 puzzles written"), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+
+    let o = run(&[
+        "generate",
+        "--size",
+        "9",
+        "--minimal",
+        "--count",
+        "100000000",
+        "--time-limit",
+        "0.5",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout.clone()).unwrap();
+    let puzzles = text.lines().filter(|l| !l.starts_with('#')).count();
+    assert!(puzzles >= 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("{puzzles} puzzles written")),
+        "{}",
+        stderr(&o)
+    );
+    assert!(text.lines().skip(1).all(|l| l.len() == 81), "{text}");
+}

@@ -2,10 +2,11 @@
 //! method and its sources). Output is deterministic for a given command line: byte-identical
 //! on any machine.
 
-use super::common::whole;
+use super::common::{parse_seconds, whole};
 use crate::engines::EngineSpec;
 use crate::generate::{
-    auto_order, default_node_limit, GenerateOptions, Generator, Order, Target, DEFAULT_ATTEMPTS,
+    auto_order, default_node_limit, GenerateError, GenerateOptions, Generator, Order, Target,
+    DEFAULT_ATTEMPTS,
 };
 use crate::puzzle::parse_box;
 use crate::puzzle::{default_box, write_puzzle, OutputFormat};
@@ -13,6 +14,9 @@ use anyhow::Context;
 use clap::{ArgGroup, Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+
+/// Exit status when `--time-limit` stopped the command before every puzzle was made.
+pub const EXIT_TIME_LIMIT: u8 = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GenFormat {
@@ -108,6 +112,11 @@ pub struct GenerateArgs {
     #[arg(long, requires = "clues", conflicts_with_all = ["spread", "order", "engine", "node_limit"])]
     pub unchecked: bool,
 
+    /// Stop after SECS seconds of wall time for the whole command (as solve --time-limit):
+    /// the puzzles finished are written, the unfinished one is not, and the exit status is 3.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub time_limit: Option<std::time::Duration>,
+
     /// Output file (default: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<String>,
@@ -143,6 +152,7 @@ impl GenerateArgs {
             progress: std::io::stderr().is_terminal() || self.size >= 64,
             order: self.order(),
             unique: !self.unchecked,
+            time_limit: self.time_limit,
         }
     }
 
@@ -241,13 +251,21 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 if let Some(bar) = &progress {
                     bar.abandon();
                 }
+                let plural = if i == 1 { "" } else { "s" };
+                if let GenerateError::TimeLimit(_) = e {
+                    // Not a failure of the input: the limit the user set. The header goes
+                    // out with the first puzzle, so an empty output has none.
+                    eprintln!(
+                        "sudolab: puzzle {}: {e}: stopped; {i} puzzle{plural} written, the \
+                         unfinished one is not",
+                        i + 1
+                    );
+                    return Ok(ExitCode::from(EXIT_TIME_LIMIT));
+                }
                 let written = if i == 0 {
                     String::new()
                 } else {
-                    format!(
-                        " ({i} puzzle{} written before)",
-                        if i == 1 { "" } else { "s" }
-                    )
+                    format!(" ({i} puzzle{plural} written before)")
                 };
                 anyhow::bail!("puzzle {}: {e}{written}", i + 1);
             }

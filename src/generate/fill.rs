@@ -47,6 +47,8 @@ pub struct Filler {
     peer_start: Vec<u32>,
     /// Houses as flat cell lists (`n` cells each), copied from the geometry.
     houses: Vec<u32>,
+    /// No new search starts after this instant (the generator's time limit).
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// The search state: candidates per cell and the digits placed (`0` = empty).
@@ -99,11 +101,13 @@ impl Filler {
             peers,
             peer_start,
             houses,
+            deadline: None,
         }
     }
 
     /// A random full grid, or `None` when `restarts` searches of `budget` nodes each all ran
-    /// out (a jigsaw layout may have no full grid at all; the caller then changes layout).
+    /// out (a jigsaw layout may have no full grid at all; the caller then changes layout), or
+    /// when the deadline passed.
     pub fn random_grid(
         &self,
         rng: &mut ChaCha8Rng,
@@ -111,6 +115,12 @@ impl Filler {
         restarts: u32,
     ) -> Option<Vec<u16>> {
         for _ in 0..restarts {
+            if self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                return None;
+            }
             let state = State {
                 cand: vec![self.full; self.n * self.n],
                 grid: vec![0; self.n * self.n],

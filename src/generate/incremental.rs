@@ -95,6 +95,8 @@ pub struct SatChecker {
     /// The digit-pair sets of the pass's solution (built at its first check).
     swaps: Option<PairSwaps>,
     pub stats: CheckStats,
+    /// Deadline of the generator's time limit, passed to every solver call.
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// A solver for the checks of one block of cells.
@@ -164,6 +166,7 @@ impl SatChecker {
             solver: None,
             swaps: None,
             stats: CheckStats::default(),
+            deadline: None,
         })
     }
 
@@ -237,7 +240,11 @@ impl SatChecker {
             .ok_or("the solution's digit is not a candidate of its cell")?;
         assumptions.push(-x);
         self.stats.sat_calls += 1;
-        match solver.backend.solve(&assumptions, &Budget::default())? {
+        let budget = Budget {
+            deadline: self.deadline,
+            cancel: None,
+        };
+        match solver.backend.solve(&assumptions, &budget)? {
             SatAnswer::Unsat => Ok(Answer::Unique),
             SatAnswer::Sat(_) => Ok(Answer::Multiple),
             SatAnswer::Interrupted(_) => Ok(Answer::Undecided),

@@ -146,6 +146,10 @@ pub struct GenerateOptions {
     /// the random order with no check, so the puzzle may have several solutions (for
     /// hardness studies without the uniqueness condition; clue targets only).
     pub unique: bool,
+    /// Wall time for the whole stream, from [`Generator::new`]: once spent, the puzzle under
+    /// construction is abandoned with [`GenerateError::TimeLimit`] (`None` = no limit). The
+    /// puzzles returned before are the ones the same options give without it.
+    pub time_limit: Option<std::time::Duration>,
 }
 
 /// Order in which the cells are visited for removal.
@@ -200,6 +204,7 @@ impl GenerateOptions {
             progress: false,
             order: auto_order(size),
             unique: true,
+            time_limit: None,
         }
     }
 }
@@ -257,6 +262,8 @@ pub enum GenerateError {
     NoGrid { what: String, tries: u32 },
     #[error("the uniqueness check failed: {0}")]
     Check(String),
+    #[error("the time limit of {} s was reached", .0.as_secs_f64())]
+    TimeLimit(std::time::Duration),
 }
 
 /// Work done for the last puzzle.
@@ -343,6 +350,8 @@ pub struct Generator {
     limits: Limits,
     stats: PuzzleStats,
     solution: Vec<u16>,
+    /// When the time limit ends (see [`GenerateOptions::time_limit`]).
+    deadline: Option<std::time::Instant>,
 }
 
 impl std::fmt::Debug for Generator {
@@ -418,7 +427,7 @@ impl Generator {
             return Err(GenerateError::SearchSide(n));
         }
         let spec = options.engine.clone().unwrap_or_else(|| auto_engine(n));
-        let checker = if spec.name == incremental::NAME {
+        let mut checker = if spec.name == incremental::NAME {
             Checker::Sat(Box::new(
                 SatChecker::new(&geometry, &spec, options.node_limit)
                     .map_err(GenerateError::Engine)?,
@@ -439,7 +448,12 @@ impl Generator {
             let filler = (!by_pattern).then(|| Filler::new(&geometry));
             (Arc::new(geometry), filler)
         });
+        let deadline = options.time_limit.map(|t| std::time::Instant::now() + t);
+        if let Checker::Sat(c) = &mut checker {
+            c.deadline = deadline;
+        }
         Ok(Generator {
+            deadline,
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             options,
             fixed,
@@ -452,6 +466,16 @@ impl Generator {
 
     pub fn options(&self) -> &GenerateOptions {
         &self.options
+    }
+
+    /// [`GenerateError::TimeLimit`] once the deadline has passed.
+    fn in_time(&self) -> Result<(), GenerateError> {
+        match (self.deadline, self.options.time_limit) {
+            (Some(d), Some(t)) if std::time::Instant::now() >= d => {
+                Err(GenerateError::TimeLimit(t))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Work done for the last puzzle returned.
@@ -470,7 +494,9 @@ impl Generator {
         let mut fewest = usize::MAX;
         for attempt in 1..=self.options.attempts {
             self.stats.attempts = attempt;
+            self.in_time()?;
             let (geometry, solution, pattern) = self.full_grid()?;
+            self.in_time()?;
             let carved = self.carve(&geometry, &solution, pattern.as_deref())?;
             fewest = fewest.min(carved.clues);
             let done = match self.options.target {
@@ -515,13 +541,19 @@ impl Generator {
             let pattern = spread.then(|| switch::pattern_grid(g, &mut self.rng).expect("boxed"));
             return Ok((Arc::clone(g), grid, pattern));
         }
-        if let Some((g, Some(filler))) = &self.fixed {
-            let grid = filler
-                .random_grid(&mut self.rng, budget, restarts)
-                .ok_or_else(|| GenerateError::NoGrid {
-                    what: format!("the {n}x{n} {} geometry", g.variant()),
-                    tries: restarts,
-                })?;
+        if let Some((_, Some(filler))) = &mut self.fixed {
+            filler.deadline = self.deadline;
+            let grid = filler.random_grid(&mut self.rng, budget, restarts);
+            if grid.is_none() {
+                self.in_time()?;
+            }
+            let Some((g, Some(filler))) = &self.fixed else {
+                unreachable!("matched above")
+            };
+            let grid = grid.ok_or_else(|| GenerateError::NoGrid {
+                what: format!("the {n}x{n} {} geometry", g.variant()),
+                tries: restarts,
+            })?;
             let pattern = if spread {
                 filler.random_grid(&mut self.rng, budget, restarts)
             } else {
@@ -530,10 +562,12 @@ impl Generator {
             return Ok((Arc::clone(g), grid, pattern));
         }
         for _ in 0..LAYOUT_TRIES {
+            self.in_time()?;
             self.stats.layouts += 1;
             let regions = layout::random_layout(n, &mut self.rng);
             let g = Geometry::jigsaw(n, regions)?.with_diagonals(self.options.diagonals);
-            let filler = Filler::new(&g);
+            let mut filler = Filler::new(&g);
+            filler.deadline = self.deadline;
             if let Some(grid) = filler.random_grid(&mut self.rng, budget, restarts) {
                 let pattern = if spread {
                     filler.random_grid(&mut self.rng, budget, restarts)
@@ -603,7 +637,7 @@ impl Generator {
             return Ok(carved);
         }
         if self.options.order == Order::SinglesFirst && spread.is_none() {
-            order = self.singles_pass(geometry, solution, &order, target, &mut carved);
+            order = self.singles_pass(geometry, solution, &order, target, &mut carved)?;
         }
         let mut step = 0;
         // Size of the next block test (see `incremental`); 1 = single checks.
@@ -627,6 +661,7 @@ impl Generator {
                 },
             };
             step += 1;
+            self.in_time()?;
             let digit = carved.givens[cell];
             carved.givens[cell] = 0;
             self.stats.checks += 1;
@@ -634,7 +669,12 @@ impl Generator {
                 Checker::Engine(engine) => {
                     let puzzle = Puzzle::new(Arc::clone(geometry), carved.givens.clone())
                         .expect("digits of a full grid");
-                    let outcome = engines::run(engine.as_mut(), &puzzle, &self.limits);
+                    let mut limits = self.limits.clone();
+                    if let Some(d) = self.deadline {
+                        limits.time_limit =
+                            Some(d.saturating_duration_since(std::time::Instant::now()));
+                    }
+                    let outcome = engines::run(engine.as_mut(), &puzzle, &limits);
                     match outcome.status {
                         Status::Unique => Answer::Unique,
                         Status::Multiple => Answer::Multiple,
@@ -664,6 +704,8 @@ impl Generator {
                         .map_err(GenerateError::Check)?
                 }
             };
+            // A check stopped by the deadline answers nothing: the attempt ends here.
+            self.in_time()?;
             let removed = answer == Answer::Unique;
             if let Some(p) = &mut progress {
                 p.tick(step, cells, carved.clues);
@@ -691,6 +733,12 @@ impl Generator {
             if let (Checker::Sat(checker), None, true) = (&mut self.checker, &spread, removed) {
                 block = (block * 2).min(carved.clues - target);
                 while block >= 2 {
+                    if self
+                        .deadline
+                        .is_some_and(|d| std::time::Instant::now() >= d)
+                    {
+                        break; // the next check reports it
+                    }
                     let Some(cells) = order.get(step..step + block) else {
                         break;
                     };
@@ -723,11 +771,22 @@ impl Generator {
 impl Generator {
     /// The first pass of [`Order::SinglesFirst`]: the cells of `order` are emptied in turn
     /// while naked and hidden singles still fill the grid from the givens left (then the
-    /// solution is the only one: no check needed), stopping at `target` givens. Runs of cells
-    /// are tried together, the run doubling after a success and halving after a failure; a
-    /// run that singles fill accepts exactly the removals the one-at-a-time pass would (fewer
-    /// givens never let singles place more). Returns the order of the second pass: the cells
-    /// kept, in their order, then the cells not visited.
+    /// solution is the only one: no check needed), stopping at `target` givens. Returns the
+    /// order of the second pass: the cells kept, in their order, then the cells not visited.
+    ///
+    /// Singles from `G` minus `c` fill the grid exactly when they place `c` (the placed cells
+    /// then include `G`, which singles fill). The pass answers that for every cell without
+    /// re-running singles from scratch, by divide and conquer over the order (the offline
+    /// scheme of dynamic connectivity, with a trail to undo; cf. the "segment tree on time"):
+    /// for a stretch `[l, r)` of the order, the propagator holds the singles fixpoint of the
+    /// givens with every cell of the stretch empty (the cells before it as decided, the cells
+    /// after it given). The left half is entered after placing the givens of the right half,
+    /// the right half after placing those the left half kept; a stretch of one cell `c` is
+    /// then the fixpoint of `G` minus `c`, and `c` is removable exactly when it is placed.
+    /// Each cell is placed once per level, so a block of `B` cells costs `O(B log B)`
+    /// placements, each as cheap as what it changes. Blocks of [`singles_block`] cells each
+    /// start from a fixpoint computed from scratch (one full run per block). The decisions
+    /// are the one-at-a-time pass's, so the output does not depend on the blocks.
     fn singles_pass(
         &mut self,
         geometry: &Geometry,
@@ -735,43 +794,137 @@ impl Generator {
         order: &[usize],
         target: usize,
         carved: &mut Carved,
-    ) -> Vec<usize> {
-        let mut singles = Singles::new(geometry);
-        let mut kept = Vec::new();
-        let mut i = 0;
-        let mut run = 1usize;
-        let mut progress = self
-            .options
-            .progress
-            .then(|| Progress::new(self.stats.attempts));
-        while i < order.len() && carved.clues > target {
-            let k = run.min(order.len() - i).min(carved.clues - target);
-            let cells = &order[i..i + k];
-            for &c in cells {
-                carved.givens[c] = 0;
+    ) -> Result<Vec<usize>, GenerateError> {
+        let mut pass = SinglesPass {
+            singles: Singles::new(geometry),
+            order,
+            solution,
+            carved,
+            target,
+            kept: Vec::new(),
+            visited: 0,
+            progress: self
+                .options
+                .progress
+                .then(|| Progress::new(self.stats.attempts)),
+            deadline: self.deadline,
+            leaves: 0,
+        };
+        let block = singles_block(geometry.cells());
+        let dead = || GenerateError::Check("singles found a contradiction in a valid grid".into());
+        while pass.visited < order.len() && pass.carved.clues > target {
+            self.in_time()?;
+            let (l, r) = (pass.visited, (pass.visited + block).min(order.len()));
+            for &c in &order[l..r] {
+                pass.carved.givens[c] = 0;
             }
             self.stats.checks += 1;
-            if singles.run(&carved.givens, None) == Closure::Filled {
-                carved.clues -= k;
-                i += k;
-                run = k * 2;
-            } else {
-                for &c in cells {
-                    carved.givens[c] = solution[c];
-                }
-                if k == 1 {
-                    kept.push(order[i]);
-                    i += 1;
-                } else {
-                    run = k / 2;
-                }
+            let closure = pass.singles.run(&pass.carved.givens, None);
+            for &c in &order[l..r] {
+                pass.carved.givens[c] = solution[c];
             }
-            if let Some(p) = &mut progress {
-                p.tick(i, order.len(), carved.clues);
+            if closure == Closure::Contradiction {
+                return Err(dead());
+            }
+            match pass.visit(l, r) {
+                Ok(()) => {}
+                Err(PassStop::Dead) => return Err(dead()),
+                Err(PassStop::Time) => {
+                    let t = self.options.time_limit.unwrap_or_default();
+                    return Err(GenerateError::TimeLimit(t));
+                }
             }
         }
-        kept.extend_from_slice(&order[i..]);
-        kept
+        let SinglesPass {
+            mut kept, visited, ..
+        } = pass;
+        kept.extend_from_slice(&order[visited..]);
+        Ok(kept)
+    }
+}
+
+/// Cells per block of the singles-first pass (see [`Generator::singles_pass`]): large enough
+/// that the full run starting each block is rare, small enough that a block's first
+/// fixpoint (all its cells empty at once) keeps most of the grid placed.
+fn singles_block(cells: usize) -> usize {
+    (cells / 16).max(256)
+}
+
+/// The state of the divide and conquer of [`Generator::singles_pass`].
+struct SinglesPass<'a> {
+    singles: Singles,
+    order: &'a [usize],
+    solution: &'a [u16],
+    carved: &'a mut Carved,
+    target: usize,
+    /// Cells visited and kept, in order, and the number of cells of `order` visited.
+    kept: Vec<usize>,
+    visited: usize,
+    progress: Option<Progress>,
+    deadline: Option<std::time::Instant>,
+    /// Cells decided, for reading the clock every 256 of them.
+    leaves: u64,
+}
+
+/// Why [`SinglesPass::visit`] stopped early.
+enum PassStop {
+    Dead,
+    Time,
+}
+
+impl From<singles::Dead> for PassStop {
+    fn from(_: singles::Dead) -> Self {
+        PassStop::Dead
+    }
+}
+
+impl SinglesPass<'_> {
+    /// Decides the cells `order[l..r]`; the propagator holds the fixpoint of the givens with
+    /// all of them empty, and is left so.
+    fn visit(&mut self, l: usize, r: usize) -> Result<(), PassStop> {
+        if self.carved.clues <= self.target {
+            return Ok(());
+        }
+        if r - l == 1 {
+            self.leaves += 1;
+            if self.leaves % 256 == 0
+                && self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                return Err(PassStop::Time);
+            }
+            let c = self.order[l];
+            self.visited = l + 1;
+            if self.singles.values()[c] != 0 {
+                self.carved.givens[c] = 0;
+                self.carved.clues -= 1;
+            } else {
+                self.kept.push(c);
+            }
+            if let Some(p) = &mut self.progress {
+                p.tick(self.visited, self.order.len(), self.carved.clues);
+            }
+            return Ok(());
+        }
+        let m = l + (r - l) / 2;
+        let mark = self.singles.mark();
+        for &c in &self.order[m..r] {
+            self.singles.place(c, self.solution[c])?;
+        }
+        self.visit(l, m)?;
+        self.singles.undo(mark);
+        if self.carved.clues <= self.target {
+            return Ok(());
+        }
+        for &c in &self.order[l..m] {
+            if self.carved.givens[c] != 0 {
+                self.singles.place(c, self.solution[c])?;
+            }
+        }
+        self.visit(m, r)?;
+        self.singles.undo(mark);
+        Ok(())
     }
 }
 
