@@ -36,6 +36,16 @@
 //! implementations measure; `pre` pays a polynomial pass per puzzle that only large or very
 //! hard grids repay (the 25x25 of `data/rk-25x25.txt`: about 4,800 nodes with it, no answer
 //! within 10^8 nodes without it).
+//!
+//! Option `prop=locked` runs the first rule of DLX-PRE inside the search instead
+//! ([`crate::exact_cover::propagate`]): at the root and after the covers of every option the
+//! search tries, an item whose options all hold another item removes that item's other
+//! options (in Sudoku terms, locked candidates: pointing and claiming), to a fixpoint, undone
+//! when the search backs up. Counters `prop_removed` (options removed, summed over the
+//! search) and `prop_fired` (times the rule removed something); `updates` then also counts
+//! the nodes the elimination unlinks; `nodes` keeps its meaning (levels entered), and `build`
+//! / `solve` split as without it (the elimination is part of the search). It combines with
+//! `pre=true` (the elimination then runs on the reduced matrix).
 
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
 use crate::exact_cover::{preprocess, Links, Preprocessed, SudokuCover};
@@ -57,28 +67,48 @@ pub static INFO: EngineInfo = EngineInfo {
                option left); failed_levels: levels left with no solution below them; \
                items/options/ones: the matrix left once the givens are covered; with pre=true: \
                pre_removed = options eliminated by DLX-PRE's rule, pre_rounds = its passes, and \
-               the search counters count the search on the reduced matrix",
+               the search counters count the search on the reduced matrix; with prop=locked: \
+               prop_removed = options removed by the elimination in the search (summed over \
+               the search, again after each backtrack), prop_fired = times the rule removed \
+               something, and updates also count the nodes it unlinks",
     max_side: Some(MAX_SIDE),
     search_tree: true,
     capabilities: "any house list: classic, jigsaw, X; sides up to 128; option pre=false \
                    (default, DLX1 as published) | true (Knuth's DLX-PRE option elimination on \
-                   the puzzle's matrix before the search)",
+                   the puzzle's matrix before the search); option prop=none (default) | locked \
+                   (DLX-PRE's first rule, i.e. locked candidates, at the root and after every \
+                   choice of the search, undone on backtrack); pre and prop combine",
     make,
     variants,
 };
 
 fn variants() -> Vec<EngineOptions> {
-    vec![EngineOptions::new().with("pre", "true")]
+    vec![
+        EngineOptions::new().with("pre", "true"),
+        EngineOptions::new().with("prop", "locked"),
+        EngineOptions::new()
+            .with("pre", "true")
+            .with("prop", "locked"),
+    ]
 }
 
 fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
-    options.allow_only("dlx", &["pre"])?;
+    options.allow_only("dlx", &["pre", "prop"])?;
     let pre = match options.get("pre") {
         None | Some("false") => false,
         Some("true") => true,
         Some(v) => return Err(format!("dlx: pre must be true or false, not {v:?}")),
     };
-    Ok(Box::new(Dlx { pre, ..Dlx::new() }))
+    let prop = match options.get("prop") {
+        None | Some("none") => false,
+        Some("locked") => true,
+        Some(v) => return Err(format!("dlx: prop must be none or locked, not {v:?}")),
+    };
+    Ok(Box::new(Dlx {
+        pre,
+        prop,
+        ..Dlx::new()
+    }))
 }
 
 /// The matrix of one geometry, linked.
@@ -93,6 +123,8 @@ struct Prepared {
 pub struct Dlx {
     /// Run DLX-PRE's elimination on each puzzle's matrix before the search.
     pre: bool,
+    /// Run the elimination of `exact_cover::propagate` at every level of the search.
+    prop: bool,
     prepared: Option<Prepared>,
     /// Solution grid under construction (givens, then the chosen options).
     grid: Vec<u16>,
@@ -137,6 +169,7 @@ impl Engine for Dlx {
             unreachable!("prepared above")
         };
         let links = &mut prep.links;
+        links.set_propagation(self.prop);
         let cover = prep.matrix.cover();
         let givens = puzzle.givens().iter().enumerate().filter(|g| *g.1 != 0);
         let selected = givens.map(|(cell, &d)| cover.option(cell * n + d as usize - 1));
@@ -199,6 +232,7 @@ impl Dlx {
             }
         };
         let mut links = Links::new(&reduced.cover);
+        links.set_propagation(self.prop);
         let grid = &mut self.grid;
         grid.clear();
         grid.extend_from_slice(puzzle.givens());

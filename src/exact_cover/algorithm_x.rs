@@ -41,6 +41,17 @@
 //! - `failed_levels` (named counter): levels left with no solution found below them
 //!   (every option failed, the whole subtree), including the dead ends. A level abandoned
 //!   because a limit or the solution cap stopped the search does not count.
+//!
+//! # Propagation (off by default)
+//!
+//! With [`Links::set_propagation`], the search also runs the option elimination of
+//! [`super::propagate`] (DLX-PRE's first rule, locked candidates in Sudoku terms) once at
+//! the root and after the covers of every option it tries, and undoes it exactly when it
+//! backs up. The choice rule, `nodes`, `guesses`, `backtracks` and `failed_levels` keep their
+//! definitions (on a smaller tree); `updates` then also counts the nodes the elimination
+//! unlinks; the counters `prop_removed` and `prop_fired` are defined in
+//! [`super::propagate`]. Off, the search is compiled without it: the counts and the code
+//! are those of plain DLX1.
 
 use super::links::{with_core, AnyCore, Core, Idx, Key, Links};
 use crate::search::Search;
@@ -88,7 +99,13 @@ impl<I: Idx, K: Key> Core<I, K> {
             unsafe { self.search_avx2::<TIDY, V>(search, visit) };
             return;
         }
-        self.run::<false, TIDY, V>(search, visit)
+        // Two compiled searches, so that plain DLX1 runs the code it ran before the
+        // elimination existed (not a test per level).
+        if self.prop.on {
+            self.run::<false, TIDY, true, V>(search, visit)
+        } else {
+            self.run::<false, TIDY, false, V>(search, visit)
+        }
     }
 
     /// # Safety
@@ -99,17 +116,27 @@ impl<I: Idx, K: Key> Core<I, K> {
     where
         V: FnMut(&mut Search, &[u32]) -> bool,
     {
-        self.run::<true, TIDY, V>(search, visit)
+        if self.prop.on {
+            self.run::<true, TIDY, true, V>(search, visit)
+        } else {
+            self.run::<true, TIDY, false, V>(search, visit)
+        }
     }
 
-    /// The search proper; `AVX2`: see [`Core::choose`]; `TIDY`: see [`Core::search`].
+    /// The search proper; `AVX2`: see [`Core::choose`]; `TIDY`: see [`Core::search`];
+    /// `PROP`: run the elimination of [`super::propagate`] at the root and after the covers
+    /// of every option tried (`prop.mark[level]` = the trail before them), and undo it
+    /// before those covers are undone.
     ///
     /// Without `TIDY`, `open` counts the levels on the stack whose current option has a next
     /// one in its list (`open_at` says which): when a level's list is exhausted and `open` is
     /// 0, every level below would back up too, with no cover and no solution.
     #[inline(always)]
-    fn run<const AVX2: bool, const TIDY: bool, V>(&mut self, search: &mut Search, mut visit: V)
-    where
+    fn run<const AVX2: bool, const TIDY: bool, const PROP: bool, V>(
+        &mut self,
+        search: &mut Search,
+        mut visit: V,
+    ) where
         V: FnMut(&mut Search, &[u32]) -> bool,
     {
         let start_updates = self.updates;
@@ -120,7 +147,15 @@ impl<I: Idx, K: Key> Core<I, K> {
             self.solution.clear();
             let _ = visit(search, &[]);
             search.stats.updates = Some(0);
+            if PROP {
+                search.stats.bump("prop_removed", 0);
+                search.stats.bump("prop_fired", 0);
+            }
             return;
+        }
+        let (start_removed, start_fired) = (self.prop.removed, self.prop.fired);
+        if PROP {
+            self.propagate_root();
         }
         let items = self.items();
         let mut level = 0usize;
@@ -129,7 +164,7 @@ impl<I: Idx, K: Key> Core<I, K> {
             // forward: enter a level.
             if !search.node() {
                 if TIDY {
-                    self.unwind(level);
+                    self.unwind::<PROP>(level);
                 }
                 break;
             }
@@ -151,6 +186,9 @@ impl<I: Idx, K: Key> Core<I, K> {
                 }
                 level -= 1;
                 let p = self.choice[level];
+                if PROP {
+                    self.restore_to(self.prop.mark[level]);
+                }
                 self.uncover_others(p);
                 cur = self.down(p);
                 self.choice[level] = cur;
@@ -195,6 +233,9 @@ impl<I: Idx, K: Key> Core<I, K> {
                     level -= 1;
                     let p = self.choice[level];
                     // recover
+                    if PROP {
+                        self.restore_to(self.prop.mark[level]);
+                    }
                     self.uncover_others(p);
                     cur = self.down(p);
                     self.choice[level] = cur;
@@ -204,6 +245,9 @@ impl<I: Idx, K: Key> Core<I, K> {
                     continue;
                 }
                 self.cover_others(cur);
+                if PROP {
+                    self.prop.mark[level] = self.trail_len();
+                }
                 if self.active == 0 {
                     self.solution.clear();
                     for l in 0..=level {
@@ -212,7 +256,7 @@ impl<I: Idx, K: Key> Core<I, K> {
                     }
                     if !visit(search, &self.solution) {
                         if TIDY {
-                            self.unwind(level + 1);
+                            self.unwind::<PROP>(level + 1);
                         }
                         break 'forward;
                     }
@@ -225,9 +269,24 @@ impl<I: Idx, K: Key> Core<I, K> {
                     }
                     continue;
                 }
+                if PROP {
+                    self.propagate_after(cur);
+                }
                 level += 1;
                 continue 'forward;
             }
+        }
+        if TIDY && PROP {
+            // The root's eliminations, made before level 0 was entered.
+            self.restore_to(0);
+        }
+        if PROP {
+            search
+                .stats
+                .bump("prop_removed", self.prop.removed - start_removed);
+            search
+                .stats
+                .bump("prop_fired", self.prop.fired - start_fired);
         }
         search.stats.guesses += guesses;
         search.stats.backtracks += backtracks;

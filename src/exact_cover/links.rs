@@ -175,6 +175,30 @@ fn key_mut<I: Idx, K: Key>(key: &mut [K], i: I) -> &mut K {
     unsafe { key.get_unchecked_mut(i.get() as usize) }
 }
 
+/// Takes node `nn` out of its item's list and shortens the item's key (the step shared by
+/// `cover` and `remove_option`); returns the node and whether the key is now 0 (an active
+/// primary item left with no option).
+#[inline(always)]
+fn unlink<I: Idx, K: Key>(nodes: &mut [Node<I>], key: &mut [K], nn: I) -> (Node<I>, bool) {
+    let n = node(nodes, nn);
+    node_mut(nodes, n.up).down = n.down;
+    node_mut(nodes, n.down).up = n.up;
+    let k = key_mut(key, n.top);
+    *k = k.sub(K::ONE);
+    (n, *k == K::default())
+}
+
+/// Undoes `unlink(nn)` (the step shared by `uncover` and `unremove_option`); returns the node.
+#[inline(always)]
+fn link_back<I: Idx, K: Key>(nodes: &mut [Node<I>], key: &mut [K], nn: I) -> Node<I> {
+    let n = node(nodes, nn);
+    node_mut(nodes, n.up).down = nn;
+    node_mut(nodes, n.down).up = nn;
+    let k = key_mut(key, n.top);
+    *k = k.add(K::ONE);
+    n
+}
+
 /// The links with one choice of index and key types.
 #[derive(Clone, Debug)]
 pub(crate) struct Core<I, K> {
@@ -210,6 +234,31 @@ pub(crate) struct Core<I, K> {
     /// past the primary items are secondary ones or padding, never least while a primary
     /// item is active).
     scan: usize,
+    /// The elimination at every level ([`super::propagate`]), off unless
+    /// [`Links::set_propagation`] turned it on, and its state.
+    pub(crate) prop: PropState,
+}
+
+/// The switch, trail and work lists of the elimination in the search (module `propagate`,
+/// which defines the counters).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PropState {
+    /// Whether searches run the elimination.
+    pub(crate) on: bool,
+    /// A node of each option removed, in the order of removal.
+    pub(crate) trail: Vec<u32>,
+    /// Per search level: the trail's length once the level's option was covered (what
+    /// backing up over the level restores to).
+    pub(crate) mark: Vec<u32>,
+    /// Items whose lists shrank since they were last looked at.
+    pub(crate) queue: Vec<u32>,
+    /// `queued[i]`: item `i` is in `queue`.
+    pub(crate) queued: Vec<bool>,
+    /// Scratch: the items common to the options of the item being looked at.
+    pub(crate) common: Vec<u32>,
+    /// `prop_removed` and `prop_fired` since the links were made.
+    pub(crate) removed: u64,
+    pub(crate) fired: u64,
 }
 
 /// An exact-cover problem as dancing links, ready to search (see the module doc).
@@ -373,6 +422,12 @@ impl Links {
         with_core!(&mut self.core, c => c.relink(selected))
     }
 
+    /// Turns on (or off) the elimination of [`super::propagate`] at the root and after every
+    /// choice of the searches that follow ([`Links::search`], [`Links::search_discarding`]).
+    pub fn set_propagation(&mut self, on: bool) {
+        with_core!(&mut self.core, c => c.set_propagation(on))
+    }
+
     /// Whether the lists and keys are those of `other` (tests: a search leaves no trace).
     #[cfg(test)]
     pub(crate) fn same_lists(&self, other: &Links) -> bool {
@@ -494,6 +549,7 @@ impl<I: Idx, K: Key> Core<I, K> {
             solution: Vec::with_capacity(primary + 1),
             avx2: has_avx2(),
             scan: primary.div_ceil(BLOCK) * BLOCK,
+            prop: Default::default(),
         }
     }
 
@@ -503,7 +559,12 @@ impl<I: Idx, K: Key> Core<I, K> {
     }
 
     #[inline]
-    fn is_active(&self, i: usize) -> bool {
+    pub(crate) fn primary(&self) -> u32 {
+        self.primary
+    }
+
+    #[inline]
+    pub(crate) fn is_active(&self, i: usize) -> bool {
         self.key[i].and(K::COVERED) == K::default()
     }
 
@@ -637,24 +698,11 @@ impl<I: Idx, K: Key> Core<I, K> {
             } = node(nodes, rr);
             let mut nn = right;
             while nn != rr {
-                let Node {
-                    up,
-                    down,
-                    top,
-                    right,
-                } = node(nodes, nn);
-                node_mut(nodes, up).down = down;
-                node_mut(nodes, down).up = up;
-                let k = key_mut(key, top);
-                *k = k.sub(K::ONE);
+                let (n, zero) = unlink(nodes, key, nn);
                 // A key of 0 is an active primary item left with no option.
-                zeroed = if *k == K::default() {
-                    top.get()
-                } else {
-                    zeroed
-                };
+                zeroed = if zero { n.top.get() } else { zeroed };
                 updates += 1;
-                nn = right;
+                nn = n.right;
             }
             rr = next;
         }
@@ -675,17 +723,7 @@ impl<I: Idx, K: Key> Core<I, K> {
             } = node(nodes, rr);
             let mut nn = right;
             while nn != rr {
-                let Node {
-                    up,
-                    down,
-                    top,
-                    right,
-                } = node(nodes, nn);
-                node_mut(nodes, up).down = nn;
-                node_mut(nodes, down).up = nn;
-                let k = key_mut(key, top);
-                *k = k.add(K::ONE);
-                nn = right;
+                nn = link_back(nodes, key, nn).right;
             }
             rr = next;
         }
@@ -719,6 +757,60 @@ impl<I: Idx, K: Key> Core<I, K> {
             } else {
                 self.uncover(top.get());
                 q -= 1;
+            }
+        }
+    }
+
+    /// Next node of the option holding node `p`, cyclically.
+    #[inline]
+    pub(crate) fn right(&self, p: u32) -> u32 {
+        node(&self.nodes, I::of(p)).right.get()
+    }
+
+    /// Whether item `i` is active (not covered) and primary.
+    #[inline]
+    pub(crate) fn active_primary(&self, i: u32) -> bool {
+        i < self.primary && self.is_active(i as usize)
+    }
+
+    /// Removes the option holding node `p` from the list of each of its items, which must
+    /// all be active (an option still in an active item's list has no covered item: covering
+    /// hides it from every other list). Counts one update per node removed, as `cover` does
+    /// for the nodes it removes, and notes an item left with no option in `zeroed`. Undone by
+    /// `unremove_option(p)`, in the reverse order of removals.
+    #[inline]
+    pub(crate) fn remove_option(&mut self, p: u32) {
+        let nodes = &mut self.nodes[..];
+        let key = &mut self.key[..];
+        let p = I::of(p);
+        let mut zeroed = self.zeroed;
+        let mut nn = p;
+        let mut updates = 0;
+        loop {
+            let (n, zero) = unlink(nodes, key, nn);
+            zeroed = if zero { n.top.get() } else { zeroed };
+            updates += 1;
+            nn = n.right;
+            if nn == p {
+                break;
+            }
+        }
+        self.updates += updates;
+        self.zeroed = zeroed;
+    }
+
+    /// Undoes `remove_option(p)` (its nodes are in distinct lists, so their order here does
+    /// not matter; the options must be put back in the reverse order of their removal).
+    #[inline]
+    pub(crate) fn unremove_option(&mut self, p: u32) {
+        let nodes = &mut self.nodes[..];
+        let key = &mut self.key[..];
+        let p = I::of(p);
+        let mut nn = p;
+        loop {
+            nn = link_back(nodes, key, nn).right;
+            if nn == p {
+                break;
             }
         }
     }
@@ -824,9 +916,13 @@ impl<I: Idx, K: Key> Core<I, K> {
     }
 
     /// Undoes the covers of search levels `0..levels` (each: the chosen item, then the other
-    /// items of the chosen option), deepest first. Used when a search stops early.
-    pub(crate) fn unwind(&mut self, levels: usize) {
+    /// items of the chosen option, and with `PROP` the eliminations made after them),
+    /// deepest first. Used when a search stops early.
+    pub(crate) fn unwind<const PROP: bool>(&mut self, levels: usize) {
         for l in (0..levels).rev() {
+            if PROP {
+                self.restore_to(self.prop.mark[l]);
+            }
             let p = self.choice[l];
             self.uncover_others(p);
             let c = self.top(p);

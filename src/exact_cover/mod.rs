@@ -12,6 +12,7 @@ pub mod links;
 pub mod polyomino;
 pub mod preprocess;
 pub mod problem;
+pub mod propagate;
 pub mod solve;
 pub mod sudoku;
 

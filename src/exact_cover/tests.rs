@@ -107,7 +107,7 @@ impl<'a> Reference<'a> {
     }
 }
 
-fn random_problem(rng: &mut impl Rng) -> ExactCover {
+pub(crate) fn random_problem(rng: &mut impl Rng) -> ExactCover {
     let primary = rng.gen_range(1..9);
     let secondary = rng.gen_range(0..3);
     let mut x = ExactCover::unnamed(primary, secondary);
