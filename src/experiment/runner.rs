@@ -11,7 +11,10 @@
 //! engine that ignores its clock holds its thread forever, and the runner must be able to
 //! start a replacement thread and finish without joining the stuck one.
 //!
-//! **Watchdog.** The main thread watches the jobs in flight every 20 ms. At a job's time limit
+//! **Watchdog.** The main thread watches the jobs in flight every 20 ms (every 200 ms, the
+//! flush interval, when no job has a time limit and no progress bar is shown: it then has
+//! nothing to watch, and each wake-up of a second thread costs the worker on a busy machine;
+//! the worker that hands over the last row wakes it at once). At a job's time limit
 //! it sets the job's cancel flag (engines also poll their own clock). If the job is still
 //! running at the *hard deadline*, 2 x time limit + 1 s after it started, the watchdog writes
 //! its row itself as `time-limit` with a note saying the engine did not stop and its thread
@@ -366,6 +369,7 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         failure: Mutex::new(None),
         stop: AtomicBool::new(false),
         factory: opts.factory.clone(),
+        watchdog: std::thread::current(),
     });
     let executed = {
         let _signals = signals::catch();
@@ -742,6 +746,9 @@ struct Shared {
     failure: Mutex<Option<String>>,
     stop: AtomicBool,
     factory: Arc<EngineFactory>,
+    /// The watchdog's thread (the one that runs [`execute`]), unparked when the last row is
+    /// handed over or the run fails, so that it does not sleep out its tick.
+    watchdog: std::thread::Thread,
 }
 
 /// The output's rows: formatted by each worker into its own buffer, appended to `pending`
@@ -858,9 +865,12 @@ impl Shared {
             pending.done.push(done);
             pending.rows.len() >= FLUSH_BYTES
         };
-        self.finished.fetch_add(1, Ordering::SeqCst);
+        let finished = self.finished.fetch_add(1, Ordering::SeqCst) + 1;
         if full {
             self.flush();
+        }
+        if finished == self.todo.len() {
+            self.watchdog.unpark();
         }
         true
     }
@@ -904,6 +914,7 @@ impl Shared {
     fn fail(&self, message: String) {
         lock(&self.failure).get_or_insert(message);
         self.stop.store(true, Ordering::SeqCst);
+        self.watchdog.unpark();
     }
 }
 
@@ -1064,12 +1075,20 @@ fn watch(shared: &Arc<Shared>, threads: usize, progress: bool) -> anyhow::Result
     // The rows of jobs the watchdog gives up on.
     let mut row = Vec::new();
     let mut next_flush = Instant::now() + FLUSH_EVERY;
+    // With no time limit to enforce and no progress bar to move, the watchdog only writes the
+    // rows and looks for a signal: it wakes every FLUSH_EVERY rather than every TICK (each
+    // wake-up of a second thread costs the worker's cache on a busy machine).
+    let tick = if progress || shared.limits.iter().any(|l| l.time_limit.is_some()) {
+        TICK
+    } else {
+        FLUSH_EVERY
+    };
     while shared.finished.load(Ordering::SeqCst) < total {
         if lock(&shared.failure).is_some() || signals::caught().is_some() {
             bar.abandon();
             return Ok(abandoned);
         }
-        std::thread::sleep(TICK.min(next_flush.saturating_duration_since(Instant::now())));
+        std::thread::park_timeout(tick.min(next_flush.saturating_duration_since(Instant::now())));
         let now = Instant::now();
         if now >= next_flush {
             shared.flush();
