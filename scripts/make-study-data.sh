@@ -10,7 +10,8 @@
 #                    64, 81, 100, 60 % of the cells given (rounded), unique, removal order
 #                    singles-first at every side (so every puzzle is solved by naked and
 #                    hidden singles alone; see docs/generate.md): 20 puzzles per size up to 16,
-#                    10 at 25, 5 from 36 on. A few minutes of CPU, most of it at 81 and 100.
+#                    10 at 25, 5 from 36 on. About 20 s of CPU, most of it at 100 (17 s
+#                    wall at 100, 3.5 s at 81, load 5, 2026-11-24).
 #   hardness-25-unique.txt     25x25 (5x5 boxes), unique, random removal order (one pass,
 #                    checks by sat-incremental), 5 puzzles at each of 50, 55, ..., 90 % givens.
 #   hardness-25-unchecked.txt  25x25, NOT checked for uniqueness (`generate --unchecked`: the
