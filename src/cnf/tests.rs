@@ -519,6 +519,21 @@ fn reduced_round_trip_decodes_the_full_grid() {
     assert_eq!(cnf.num_vars, 0);
 }
 
+/// Encodes `p` (extended, pairwise) under `limits` into a counter, checks that the time budget
+/// stopped it, and returns what was written before the stop.
+fn encode_until_time_stop(p: &Puzzle, limits: &EncodeLimits) -> Counter {
+    let mut c = Counter::default();
+    let r = encode_into(
+        p,
+        &opts(CnfEncoding::Extended, Amo::Pairwise, false),
+        &mut c,
+        &mut Scratch::new(),
+        limits,
+    );
+    assert_eq!(r.unwrap_err(), EncodeStop::Interrupted(Interrupt::Time));
+    c
+}
+
 /// With a teardown reserve the encoder stops before the deadline: loading stops once the
 /// time left is what freeing the clauses loaded so far would take.
 #[test]
@@ -537,15 +552,7 @@ fn encoding_leaves_time_to_free_the_solver() {
             watch: crate::timing::Stopwatch::start(),
         }),
     };
-    let mut c = Counter::default();
-    let r = encode_into(
-        &p,
-        &opts(CnfEncoding::Extended, Amo::Pairwise, false),
-        &mut c,
-        &mut Scratch::new(),
-        &limits,
-    );
-    assert_eq!(r.unwrap_err(), EncodeStop::Interrupted(Interrupt::Time));
+    let c = encode_until_time_stop(&p, &limits);
     assert!(std::time::Instant::now() < deadline);
     // Stopped at the first check past 15000 clauses at the latest (the reserve grows with
     // the load factor; pairwise clauses have 2 literals), far short of the whole formula.
@@ -564,15 +571,7 @@ fn encoding_stops_at_the_deadline() {
         },
         teardown: None,
     };
-    let mut c = Counter::default();
-    let r = encode_into(
-        &p,
-        &opts(CnfEncoding::Extended, Amo::Pairwise, false),
-        &mut c,
-        &mut Scratch::new(),
-        &limits,
-    );
-    assert_eq!(r.unwrap_err(), EncodeStop::Interrupted(Interrupt::Time));
+    let c = encode_until_time_stop(&p, &limits);
     let full = size_stats(&p, &opts(CnfEncoding::Extended, Amo::Pairwise, false));
     assert!(
         c.literals < full.literals / 2,

@@ -206,12 +206,21 @@ impl Varisat {
         self.clauses_added = false;
         self.expect_limits();
         self.dead = None;
-        for c in clauses.split(|&l| l == 0).filter(|c| !c.is_empty()) {
-            self.add_to_solver(c);
+        // Each clause ends at its 0, so an empty clause (a 0 alone) is added as one.
+        let mut start = 0;
+        for (end, &l) in clauses.iter().enumerate() {
+            if l == 0 {
+                self.add_to_solver(&clauses[start..end]);
+                start = end + 1;
+            }
         }
-        // An empty clause in the copy (`0` right after `0`) is kept as the empty clause.
-        if clauses.windows(2).any(|w| w == [0, 0]) || clauses.first() == Some(&0) {
-            self.solver.add_clause(&[]);
+    }
+
+    /// Keeps `lits` in the copy of the clauses, when there is one.
+    fn keep_for_replay(&mut self, lits: &[i32]) {
+        if let Some(r) = &mut self.replay {
+            r.extend_from_slice(lits);
+            r.push(0);
         }
     }
 
@@ -249,10 +258,7 @@ impl SatBackend for Varisat {
     }
 
     fn add_clause(&mut self, lits: &[i32]) {
-        if let Some(r) = &mut self.replay {
-            r.extend_from_slice(lits);
-            r.push(0);
-        }
+        self.keep_for_replay(lits);
         self.add_to_solver(lits);
     }
 
@@ -262,10 +268,7 @@ impl SatBackend for Varisat {
         self.reserve_vars(cnf.num_vars);
         debug_assert!(cnf.clauses.max_var() <= cnf.num_vars);
         for c in cnf.clauses.iter() {
-            if let Some(r) = &mut self.replay {
-                r.extend_from_slice(c);
-                r.push(0);
-            }
+            self.keep_for_replay(c);
             self.clauses_added = true;
             self.scratch.clear();
             self.scratch
@@ -466,6 +469,22 @@ mod tests {
             SatAnswer::Sat(_)
         ));
         assert!(b.survives_interrupts());
+    }
+
+    /// An empty clause added after an interrupt survives the rebuild: the formula is unsat.
+    #[test]
+    fn an_empty_clause_is_kept_across_a_rebuild() {
+        let sel = 1000;
+        let mut b = Varisat::new();
+        b.set_conflict_limit(Some(200));
+        guarded_pigeonhole(&mut b, 9, 8, sel);
+        let hard = b.solve(&[sel], &Budget::default()).unwrap();
+        assert_eq!(hard, SatAnswer::Interrupted(Interrupt::ConflictLimit));
+        b.add_clause(&[]);
+        assert_eq!(
+            b.solve(&[-sel], &Budget::default()).unwrap(),
+            SatAnswer::Unsat
+        );
     }
 
     /// Without a conflict limit no copy of the clauses is kept: a call stopped by the
