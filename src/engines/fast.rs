@@ -16,8 +16,9 @@
 //!
 //! # Representation
 //!
-//! `f[3 * d + b]` holds, for digit `d` (0-based) and band `b` (rows `3b..3b+3`), bit
-//! `9 * (row % 3) + col` set when the cell may hold `d`. A placed digit keeps its bit (the
+//! `f[9 * b + d]` holds, for digit `d` (0-based) and band `b` (rows `3b..3b+3`), bit
+//! `9 * (row % 3) + col` set when the cell may hold `d`: the nine digits of a band are
+//! contiguous, so clearing placed cells from a band is one loop over adjacent words. A placed digit keeps its bit (the
 //! cell's other digits are cleared). `unsolved[b]` marks the band's cells not yet placed. Cell
 //! `r * 9 + c` is bit `cell - 27 * b` of band `b = r / 3`.
 //!
@@ -69,6 +70,8 @@
 //! - A band update that places cells clears them from all nine words of the band and their
 //!   columns from all three words of the digit, then writes its own word back: no branch on
 //!   the own digit and band, which the CPU mispredicted (+5-8%).
+//! - The words are band-major (`9 * b + d`) and a band clear collects its changed words in a
+//!   9-bit mask shifted once into the dirty mask (+10% on all three sets, same counters).
 
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
 use crate::puzzle::{Layout, Puzzle};
@@ -353,6 +356,12 @@ const SINGLE: [u32; 512] = {
 /// in range, so the hot loops carry no bounds checks and no panic paths, in safe code.
 const WORDS: usize = 32;
 
+/// The word of digit `d` in band `b`: the nine digits of a band are contiguous.
+#[inline(always)]
+fn ix(d: usize, b: usize) -> usize {
+    9 * b + d
+}
+
 #[inline(always)]
 fn w32(j: usize) -> usize {
     debug_assert!(j < 27, "word index {j}");
@@ -385,6 +394,21 @@ impl Board {
         let new = old & !mask;
         self.f[j] = new;
         *dirty |= ((old != new) as u32) << j;
+    }
+
+    /// Clears `mask` from the nine words of band `b`, marking the changed ones dirty.
+    #[inline(always)]
+    fn clear_band(&mut self, b: usize, mask: u32, dirty: &mut u32) {
+        let base = 9 * (b % 3);
+        let mut changed = 0u32;
+        for d in 0..9 {
+            let j = w32(base + d);
+            let old = self.f[j];
+            let new = old & !mask;
+            self.f[j] = new;
+            changed |= ((old != new) as u32) << d;
+        }
+        *dirty |= changed << base;
     }
 
     #[inline(always)]
@@ -551,7 +575,7 @@ impl Solver {
             }
             for b in 0..3 {
                 let others = given[b] & !at[b];
-                board.f[w32(3 * d + b)] =
+                board.f[w32(ix(d, b))] =
                     BAND & !others & !peers[b] & !(rep3(cols) & !at[b]) & !off_diagonals[b];
             }
         }
@@ -571,17 +595,15 @@ impl Solver {
         let b = cell / 27;
         let p = cell - 27 * b;
         let bit = 1u32 << p;
-        let i = 3 * d + b;
+        let i = ix(d, b);
         debug_assert!(d < 9 && self.board.word(i) & bit != 0);
         let mut dirty = self.dirty;
         let own = self.board.word(i) & !PEERS_IN_BAND[p % 27];
         let col = rep3(1 << (p % 9));
         for ob in 0..3 {
-            self.board.clear(3 * d + ob, col, &mut dirty);
+            self.board.clear(ix(d, ob), col, &mut dirty);
         }
-        for od in 0..9 {
-            self.board.clear(3 * od + b, bit, &mut dirty);
-        }
+        self.board.clear_band(b, bit, &mut dirty);
         self.board.f[w32(i)] = own;
         dirty |= 1 << w32(i);
         self.board.unsolved[b & 3] &= !bit;
@@ -608,7 +630,7 @@ impl Solver {
         let cols = rep3(fold(cells));
         for ob in 0..3 {
             let mask = if ob == b { peers } else { cols };
-            self.board.clear(3 * d + ob, mask, &mut dirty);
+            self.board.clear(ix(d, ob), mask, &mut dirty);
         }
         self.board.unsolved[b & 3] &= !cells;
         self.dirty = dirty;
@@ -627,7 +649,7 @@ impl Solver {
             if placed & diag[b % 3] != 0 {
                 for (ob, &on_diag) in diag.iter().enumerate() {
                     let keep = if ob == b { placed } else { 0 };
-                    self.board.clear(3 * d + ob, on_diag & !keep, &mut dirty);
+                    self.board.clear(ix(d, ob), on_diag & !keep, &mut dirty);
                 }
             }
         }
@@ -637,8 +659,8 @@ impl Solver {
     /// Band update of word `i` (see the module doc). `false` on a contradiction.
     #[inline(always)]
     fn update_word<const X: bool>(&mut self, i: usize) -> bool {
-        let d = i / 3;
-        let b = i - 3 * d;
+        let b = i / 9;
+        let d = i - 9 * b;
         let mut w = self.board.word(i);
         let mut placed = 0u32;
         let open = self.board.unsolved[b & 3];
@@ -679,11 +701,9 @@ impl Solver {
             let mut dirty = self.dirty;
             let cols = rep3(fold(placed));
             for ob in 0..3 {
-                self.board.clear(3 * d + ob, cols, &mut dirty);
+                self.board.clear(ix(d, ob), cols, &mut dirty);
             }
-            for od in 0..9 {
-                self.board.clear(3 * od + b, placed, &mut dirty);
-            }
+            self.board.clear_band(b, placed, &mut dirty);
             self.board.f[w32(i)] = w;
             self.board.unsolved[b & 3] &= !placed;
             self.dirty = dirty & !(1 << w32(i));
@@ -723,7 +743,7 @@ impl Solver {
                 }
                 let (mut once, mut twice) = (0u32, 0u32);
                 for d in 0..9 {
-                    let x = self.board.word(3 * d + b);
+                    let x = self.board.word(ix(d, b));
                     twice |= once & x;
                     once |= x;
                 }
@@ -734,7 +754,7 @@ impl Solver {
                 if singles != 0 {
                     placed_any = true;
                     for d in 0..9 {
-                        let cells = self.board.word(3 * d + b) & singles;
+                        let cells = self.board.word(ix(d, b)) & singles;
                         if cells != 0 && !self.place_naked::<X>(d, b, cells) {
                             return false;
                         }
@@ -759,7 +779,7 @@ impl Solver {
     /// where a digit has no place), else whether anything was placed.
     fn hidden_singles<const X: bool>(&mut self) -> Option<bool> {
         for d in 0..9 {
-            let words = 7 << (3 * d);
+            let words = 0x40201 << d;
             if self.stale & words == 0 {
                 continue;
             }
@@ -769,7 +789,7 @@ impl Solver {
             }
             let (mut once, mut twice) = (0u32, 0u32);
             for b in 0..3 {
-                let w = self.board.word(3 * d + b);
+                let w = self.board.word(ix(d, b));
                 let (r0, r1, r2) = (w & ROW, (w >> 9) & ROW, (w >> 18) & ROW);
                 let band_once = r0 | r1 | r2;
                 let band_twice = (r0 & r1) | (r0 & r2) | (r1 & r2);
@@ -781,11 +801,11 @@ impl Solver {
             }
             let single_cols = rep3(once & !twice);
             for b in 0..3 {
-                let mut new = self.board.word(3 * d + b) & single_cols & self.board.unsolved[b];
+                let mut new = self.board.word(ix(d, b)) & single_cols & self.board.unsolved[b];
                 while new != 0 {
                     let p = new.trailing_zeros() as usize;
                     new &= new - 1;
-                    if self.board.word(3 * d + b) & (1 << p) == 0 {
+                    if self.board.word(ix(d, b)) & (1 << p) == 0 {
                         // Taken by a cell placed just before (two singles that see each other).
                         return None;
                     }
@@ -797,7 +817,7 @@ impl Solver {
                     let mut total = 0;
                     let mut at = (0, 0u32);
                     for (b, &on_diag) in diag.iter().enumerate() {
-                        let on = self.board.word(3 * d + b) & on_diag;
+                        let on = self.board.word(ix(d, b)) & on_diag;
                         total += on.count_ones();
                         if on != 0 {
                             at = (b, on);
@@ -826,9 +846,9 @@ impl Solver {
     #[inline]
     fn stack_update(&mut self, d: usize) -> bool {
         let cols = [
-            fold(self.board.word(3 * d)),
-            fold(self.board.word(3 * d + 1)),
-            fold(self.board.word(3 * d + 2)),
+            fold(self.board.word(ix(d, 0))),
+            fold(self.board.word(ix(d, 1))),
+            fold(self.board.word(ix(d, 2))),
         ];
         let mut keep = [0u32; 3];
         for s in 0..3 {
@@ -845,7 +865,7 @@ impl Solver {
         }
         let mut dirty = self.dirty;
         for (b, k) in keep.iter().enumerate() {
-            self.board.clear(3 * d + b, !rep3(*k), &mut dirty);
+            self.board.clear(ix(d, b), !rep3(*k), &mut dirty);
         }
         self.dirty = dirty;
         true
@@ -861,7 +881,7 @@ impl Solver {
             }
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
             for d in 0..9 {
-                let x = self.board.word(3 * d + b);
+                let x = self.board.word(ix(d, b));
                 thrice |= twice & x;
                 twice |= once & x;
                 once |= x;
@@ -894,7 +914,7 @@ impl Solver {
     fn digits_at(&self, b: usize, p: usize) -> u16 {
         let mut digits = 0u16;
         for d in 0..9 {
-            digits |= (((self.board.word(3 * d + b) >> p) & 1) as u16) << d;
+            digits |= (((self.board.word(ix(d, b)) >> p) & 1) as u16) << d;
         }
         digits
     }
@@ -904,7 +924,7 @@ impl Solver {
         let mut grid = [0u8; 81];
         for d in 0..9 {
             for b in 0..3 {
-                let mut w = self.board.word(3 * d + b);
+                let mut w = self.board.word(ix(d, b));
                 while w != 0 {
                     let p = w.trailing_zeros() as usize;
                     w &= w - 1;
