@@ -300,9 +300,16 @@ impl DatasetFields {
         out.push(b',');
         let g = puzzle.geometry();
         let fits = g.n() * g.n() <= PUZZLE_TEXT_MAX;
-        if !(fits && crate::puzzle::push_default_line(out, puzzle.givens(), g)) {
+        // The line's writer counts the clues as it goes (one pass over the grid).
+        let line_clues = if fits {
+            crate::puzzle::push_default_line(out, puzzle.givens(), g)
+        } else {
+            None
+        };
+        let clues = line_clues.unwrap_or_else(|| {
             push_field_bytes(out, &puzzle_text(puzzle));
-        }
+            puzzle.clues()
+        });
         out.push(b',');
         match &self.geometry {
             Some((shared, fields)) if Arc::ptr_eq(shared, puzzle.shared_geometry()) => {
@@ -310,7 +317,7 @@ impl DatasetFields {
             }
             _ => push_geometry_fields(out, g),
         }
-        int(out, puzzle.clues() as u64);
+        int(out, clues as u64);
         out.push(b',');
     }
 }
@@ -497,6 +504,7 @@ pub fn write_counts(out: &mut Vec<u8>, s: &engines::Stats, search_tree: bool) {
     out.push(b',');
 }
 
+#[inline]
 fn int(out: &mut Vec<u8>, v: u64) {
     // Most numbers of a row are one digit (repetition, solutions, limits, small counts).
     if v < 10 {
@@ -507,6 +515,7 @@ fn int(out: &mut Vec<u8>, v: u64) {
 }
 
 /// `v` and a comma, or only the comma (an empty cell).
+#[inline]
 fn opt_int(out: &mut Vec<u8>, v: Option<u64>) {
     if let Some(v) = v {
         int(out, v);

@@ -67,7 +67,7 @@
 use super::chart_spec::ChartSpec;
 use super::config::{self, EngineFactory, Experiment};
 use super::jobs::{self, Job, Shard};
-use super::record::{self, Record, RowParts, RunKey, COLUMNS};
+use super::record::{self, Record, RowParts, COLUMNS};
 use super::rowfile::{self, RowSink};
 use super::sidecar;
 use super::summary::{summarize, summarize_indexed, RunView, SummaryLine};
@@ -809,20 +809,6 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
-    fn key<'a>(&'a self, job: &Job) -> RunKey<'a> {
-        let c = &self.exp.engines[job.config as usize];
-        RunKey {
-            experiment: &self.exp.name,
-            dataset: &self.exp.datasets[job.dataset as usize].name,
-            puzzle_index: job.puzzle as u64 + 1,
-            config: &c.label,
-            spec: Some(&c.spec),
-            repetition: job.repetition as u64,
-            shard: &self.shard,
-            job: job.job,
-        }
-    }
-
     /// Formats the row of `todo[pos]` into `scratch` and hands it to the output, unless it was
     /// already handed over (the watchdog and the job's thread may race; the first one wins).
     fn submit(
@@ -893,13 +879,14 @@ impl Shared {
         }
     }
 
+    /// The summary's view of a row this invocation wrote. (Made three times per row by the
+    /// end-of-run summary: only the fields it reads are looked up.)
     fn view(&self, d: &Done) -> RunView<'_> {
         let job = &self.todo[d.pos as usize];
-        let key = self.key(job);
         RunView {
-            config: key.config,
-            dataset: key.dataset,
-            puzzle_index: key.puzzle_index,
+            config: &self.exp.engines[job.config as usize].label,
+            dataset: &self.exp.datasets[job.dataset as usize].name,
+            puzzle_index: job.puzzle as u64 + 1,
             status: d.status.as_str(),
             answered: d.status.is_answer(),
             cpu_s: d.cpu_s,

@@ -119,11 +119,31 @@ pub fn summarize_indexed<'a>(count: usize, run: impl Fn(usize) -> RunView<'a>) -
         .into_iter()
         .zip(&mut buckets)
         .map(|(config, indexes)| {
-            indexes.sort_by(|a, b| key(a).cmp(&key(b)));
+            // Input in job order is already sorted: seeing it takes one key per run, where the
+            // sort's own check makes two per comparison (each key is a view of the run).
+            if !sorted_by_key(indexes, key) {
+                indexes.sort_by(|a, b| key(a).cmp(&key(b)));
+            }
             let sorted = indexes.iter().map(|&i| run(i as usize));
             summarize_config(config, sorted)
         })
         .collect()
+}
+
+/// Whether `items` are in non-decreasing order of `key`, each key made once
+/// (`slice::is_sorted_by_key` needs Rust 1.82, above this crate's MSRV).
+fn sorted_by_key<T, K: PartialOrd>(items: &[T], key: impl Fn(&T) -> K) -> bool {
+    let mut keys = items.iter().map(key);
+    let Some(mut previous) = keys.next() else {
+        return true;
+    };
+    for k in keys {
+        if k < previous {
+            return false;
+        }
+        previous = k;
+    }
+    true
 }
 
 /// The line of one configuration; `runs` are sorted by instance (see [`summarize_runs`]).
@@ -363,6 +383,14 @@ mod tests {
             time_limit_s: Some(1.0),
             ..Record::default()
         }
+    }
+
+    #[test]
+    fn sortedness_is_seen_by_key() {
+        let key = |&(k, _): &(u32, &str)| k;
+        assert!(sorted_by_key::<(u32, &str), u32>(&[], key));
+        assert!(sorted_by_key(&[(1, "b"), (1, "a"), (2, "c")], key));
+        assert!(!sorted_by_key(&[(1, "a"), (3, "b"), (2, "c")], key));
     }
 
     #[test]

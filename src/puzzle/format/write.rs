@@ -71,47 +71,58 @@ pub fn write_grid(
     }
 }
 
-/// The default alphabet, built once per process (shared by [`write_grid`] and
-/// [`push_default_line`]): building it costs about as much as writing a 9x9 line, and the
-/// experiment runner writes one line per row of outputs of 50,000 rows.
+/// The default alphabet, built once per process (for [`write_grid`]): building it costs
+/// about as much as writing a 9x9 line.
 fn default_alphabet() -> &'static Alphabet {
     static DEFAULT: std::sync::OnceLock<Alphabet> = std::sync::OnceLock::new();
     DEFAULT.get_or_init(Alphabet::default_alphabet)
 }
 
+/// The largest digit the default alphabet has a symbol for (`1-9A-Z`).
+const DEFAULT_LINE_MAX: u16 = 35;
+
+/// The byte of digit `d <= DEFAULT_LINE_MAX` in a line with the default alphabet: `.` (empty),
+/// `1`-`9`, then `A`-`Z` (tested against the alphabet's table). The digit plus an offset that
+/// depends on its range, rather than a table lookup: the arithmetic vectorises, a lookup per
+/// cell does not.
+#[inline]
+fn default_line_byte(d: u16) -> u8 {
+    let d = d as u8;
+    d + if d == 0 {
+        b'.'
+    } else if d <= 9 {
+        b'0'
+    } else {
+        b'A' - 10
+    }
+}
+
 /// Appends the line form of a boxed or X grid with the default alphabet (what
 /// [`write_grid`] writes for [`OutputFormat::Line`] without an alphabet) to `out` as bytes
-/// and returns true, or writes nothing and returns false when a digit has no one-byte symbol
-/// there or the geometry is a jigsaw (whose line form carries its regions: use
-/// [`write_puzzle`]). The experiment runner writes one such line per CSV row: this path
-/// allocates nothing, and its bytes are ASCII.
-pub fn push_default_line(out: &mut Vec<u8>, grid: &[u16], geometry: &Geometry) -> bool {
-    let Some(table) = default_alphabet().line_bytes() else {
-        return false;
-    };
+/// and returns the number of its non-empty cells, or writes nothing and returns `None` when
+/// a digit has no one-byte symbol there or the geometry is a jigsaw (whose line form carries
+/// its regions: use [`write_puzzle`]). The experiment runner writes one such line and its
+/// clue count per CSV row: this path allocates nothing, its bytes are ASCII, and the cells
+/// are counted on the bytes just written rather than in a second pass over the grid.
+pub fn push_default_line(out: &mut Vec<u8>, grid: &[u16], geometry: &Geometry) -> Option<usize> {
     // (The largest digit, rather than `all`, so that the scan vectorises.)
-    if geometry.is_jigsaw() || grid.iter().copied().max().unwrap_or(0) as usize >= table.len() {
-        return false;
+    if geometry.is_jigsaw() || grid.iter().copied().max().unwrap_or(0) > DEFAULT_LINE_MAX {
+        return None;
     }
-    // Through a table of 64 entries indexed by `d & 63` (every digit is below the table's
-    // length, checked above): no bounds check per cell. Into a fixed buffer, then one copy:
-    // pushing per cell costs a capacity check each, several times the lookup itself.
-    let mut symbols = [b'.'; 64];
-    let known = table.len().min(symbols.len());
-    symbols[..known].copy_from_slice(&table[..known]);
-    if table.len() > symbols.len() {
-        // (No default alphabet is that long; the general path then.)
-        out.extend(grid.iter().map(|&d| table[d as usize]));
-        return true;
-    }
+    // Into a fixed buffer, then one copy: pushing per cell costs a capacity check each,
+    // several times the conversion itself.
     let mut buf = [0u8; 256];
+    let mut filled = 0;
     for chunk in grid.chunks(buf.len()) {
-        for (b, &d) in buf.iter_mut().zip(chunk) {
-            *b = symbols[(d & 63) as usize];
+        let line = &mut buf[..chunk.len()];
+        for (b, &d) in line.iter_mut().zip(chunk) {
+            *b = default_line_byte(d);
         }
-        out.extend_from_slice(&buf[..chunk.len()]);
+        // At most 256 per chunk: a u16 sum, 8 or 16 bytes per vector step.
+        filled += line.iter().map(|&b| u16::from(b != b'.')).sum::<u16>() as usize;
+        out.extend_from_slice(line);
     }
-    true
+    Some(filled)
 }
 
 /// Rows of right-aligned decimal numbers.
@@ -187,4 +198,56 @@ pub fn write_puzzle(puzzle: &Puzzle, format: OutputFormat, alphabet: Option<&Alp
         s.push_str(&numbers(&regions, n));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The arithmetic symbols are the default alphabet's table, digit for digit, and the
+    /// table has no symbol past them.
+    #[test]
+    fn default_line_bytes_are_the_alphabets() {
+        let table = default_alphabet().line_bytes().expect("an ASCII alphabet");
+        assert_eq!(table.len(), DEFAULT_LINE_MAX as usize + 1);
+        for (d, &want) in table.iter().enumerate() {
+            assert_eq!(default_line_byte(d as u16), want, "digit {d}");
+        }
+    }
+
+    /// The line is what `write_grid` writes and the count is the puzzle's clues, over more
+    /// than one buffer's worth of cells (25x25: 625 cells); digits past the alphabet and
+    /// jigsaws are left to the general path.
+    #[test]
+    fn default_lines_count_their_givens() {
+        for (n, r, c) in [(4, 2, 2), (9, 3, 3), (16, 4, 4), (25, 5, 5), (36, 6, 6)] {
+            let g = Geometry::boxed(n, r, c).unwrap();
+            let mut givens = vec![0u16; n * n];
+            for (i, v) in givens.iter_mut().enumerate().step_by(3) {
+                *v = (i % n) as u16 + 1;
+            }
+            // The largest digit, which 36x36 has no symbol for.
+            givens[n - 1] = n as u16;
+            let puzzle = Puzzle::new(std::sync::Arc::new(g), givens).unwrap();
+            let mut out = b"x".to_vec();
+            let pushed = push_default_line(&mut out, puzzle.givens(), puzzle.geometry());
+            if n > DEFAULT_LINE_MAX as usize {
+                assert_eq!((pushed, &out[..]), (None, &b"x"[..]), "{n}");
+                continue;
+            }
+            assert_eq!(pushed, Some(puzzle.clues()), "{n}");
+            let line = write_grid(puzzle.givens(), puzzle.geometry(), OutputFormat::Line, None);
+            assert_eq!(out, [b"x", line.as_bytes()].concat(), "{n}");
+        }
+        let text = include_str!("../../../data/examples/jigsaw-9x9.txt");
+        let jigsaw = super::super::read_str(text, "t", &Default::default())
+            .unwrap()
+            .1
+            .remove(0)
+            .puzzle;
+        assert_eq!(
+            push_default_line(&mut Vec::new(), jigsaw.givens(), jigsaw.geometry()),
+            None
+        );
+    }
 }
