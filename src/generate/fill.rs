@@ -153,6 +153,15 @@ impl Filler {
             return Err(OutOfBudget);
         }
         *budget -= 1;
+        // One search runs up to 4 N^2 nodes: read the clock now and then inside it too (the
+        // caller reads it again and gives up).
+        if *budget % 1024 == 0
+            && self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            return Err(OutOfBudget);
+        }
         if self.propagate(&mut state, Vec::new()).is_err() {
             return Ok(None);
         }

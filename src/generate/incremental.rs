@@ -48,7 +48,7 @@
 //! A check stopped by the node limit (conflicts of the solver, counted per check: a
 //! deterministic limit) keeps the given, as for the search engines.
 
-use super::singles::{Closure, Singles};
+use super::singles::{Closure, Singles, CLOCK_EVERY};
 use crate::cnf::amo::{at_most_one, Amo, ClauseOut};
 use crate::cnf::{make_backend, Budget, SatAnswer, SatBackend};
 use crate::engines::EngineSpec;
@@ -180,6 +180,7 @@ impl SatChecker {
     /// which case every removal of the block is accepted.
     pub fn block_unique(&mut self, givens: &[u16], removed: usize) -> bool {
         self.stats.blocks += 1;
+        self.singles.deadline = self.deadline;
         let unique = self.singles.run(givens, None) == Closure::Filled;
         if unique {
             self.stats.block_removals += removed as u64;
@@ -198,7 +199,10 @@ impl SatChecker {
         upcoming: &mut dyn FnMut(usize) -> Vec<usize>,
     ) -> Result<Answer, String> {
         let v = solution[cell];
+        self.singles.deadline = self.deadline;
         match self.singles.run(givens, Some((cell, v))) {
+            // The generator reads the clock after the check.
+            Closure::TimeLimit => return Ok(Answer::Undecided),
             Closure::Contradiction => {
                 self.stats.by_singles += 1;
                 return Ok(Answer::Unique);
@@ -224,7 +228,10 @@ impl SatChecker {
                     .into_iter()
                     .filter(|&u| u != cell && givens[u] != 0),
             );
-            self.solver = Some(self.build(givens, &block)?);
+            match self.build(givens, &block)? {
+                Some(solver) => self.solver = Some(solver),
+                None => return Ok(Answer::Undecided),
+            }
         }
         let solver = self.solver.as_mut().expect("built above");
         let mut assumptions = Vec::new();
@@ -272,8 +279,10 @@ impl SatChecker {
         }
     }
 
-    /// A solver whose formula is the residual of singles from `givens` without `block`.
-    fn build(&mut self, givens: &[u16], block: &[usize]) -> Result<BlockSolver, String> {
+    /// A solver whose formula is the residual of singles from `givens` without `block`, or
+    /// `None` if the deadline passed first (the clock is read every [`CLOCK_EVERY`] cells and
+    /// every house: at side 400 the residual can have millions of clauses).
+    fn build(&mut self, givens: &[u16], block: &[usize]) -> Result<Option<BlockSolver>, String> {
         self.stats.solvers += 1;
         let cells = givens.len();
         let mut base = givens.to_vec();
@@ -282,9 +291,15 @@ impl SatChecker {
             base[u] = 0;
             in_block[u] = true;
         }
+        let deadline = self.deadline;
+        let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
         let s = &mut self.singles;
-        if s.run(&base, None) == Closure::Contradiction {
-            return Err("the givens of a valid grid gave a contradiction".into());
+        match s.run(&base, None) {
+            Closure::Contradiction => {
+                return Err("the givens of a valid grid gave a contradiction".into())
+            }
+            Closure::TimeLimit => return Ok(None),
+            Closure::Filled | Closure::Open => {}
         }
         let mut var_start = vec![0u32; cells];
         let mut digits = vec![Vec::new(); cells];
@@ -305,6 +320,9 @@ impl SatChecker {
         };
         let mut lits = Vec::new();
         for c in 0..cells {
+            if c % CLOCK_EVERY as usize == 0 && late() {
+                return Ok(None);
+            }
             if !digits[c].is_empty() {
                 lits.clear();
                 lits.extend((0..digits[c].len() as u32).map(|i| (var_start[c] + i) as i32));
@@ -314,6 +332,9 @@ impl SatChecker {
         let n = s.n();
         let mut per_digit: Vec<Vec<i32>> = vec![Vec::new(); n];
         for h in 0..s.house_count() {
+            if late() {
+                return Ok(None);
+            }
             per_digit.iter_mut().for_each(Vec::clear);
             for &c in s.house(h) {
                 let c = c as usize;
@@ -327,13 +348,13 @@ impl SatChecker {
                 }
             }
         }
-        Ok(BlockSolver {
+        Ok(Some(BlockSolver {
             backend,
             in_block,
             var_start,
             digits,
             fixed: vec![false; cells],
-        })
+        }))
     }
 }
 

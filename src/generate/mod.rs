@@ -75,7 +75,7 @@ use incremental::{Answer, SatChecker};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use singles::{Closure, Singles};
+use singles::{Closure, Singles, Stop};
 use std::sync::Arc;
 
 /// Smallest side generated: the readers take shorter lines for grid rows.
@@ -537,9 +537,22 @@ impl Generator {
         let restarts = if self.options.jigsaw { 5 } else { 1000 };
         let spread = self.options.spread;
         if let Some((g, None)) = &self.fixed {
-            let grid = switch::pattern_grid(g, &mut self.rng).expect("a boxed geometry");
-            let pattern = spread.then(|| switch::pattern_grid(g, &mut self.rng).expect("boxed"));
-            return Ok((Arc::clone(g), grid, pattern));
+            // The switches take seconds at side 400: they read the clock too, and only the
+            // deadline makes a boxed geometry's pattern grid fail.
+            let deadline = self.deadline;
+            let mut grids =
+                std::iter::repeat_with(|| switch::pattern_grid_until(g, &mut self.rng, deadline));
+            let grid = grids.next().flatten();
+            let pattern = if spread { grids.next().flatten() } else { None };
+            match (grid, pattern) {
+                (Some(grid), pattern) if pattern.is_some() || !spread => {
+                    return Ok((Arc::clone(g), grid, pattern))
+                }
+                _ => {
+                    let limit = self.options.time_limit.unwrap_or_default();
+                    return Err(GenerateError::TimeLimit(limit));
+                }
+            }
         }
         if let Some((_, Some(filler))) = &mut self.fixed {
             filler.deadline = self.deadline;
@@ -810,8 +823,13 @@ impl Generator {
             deadline: self.deadline,
             leaves: 0,
         };
+        pass.singles.deadline = self.deadline;
         let block = singles_block(geometry.cells());
         let dead = || GenerateError::Check("singles found a contradiction in a valid grid".into());
+        let stopped = |stop: PassStop| match stop {
+            PassStop::Dead => dead(),
+            PassStop::Time => GenerateError::TimeLimit(self.options.time_limit.unwrap_or_default()),
+        };
         while pass.visited < order.len() && pass.carved.clues > target {
             self.in_time()?;
             let (l, r) = (pass.visited, (pass.visited + block).min(order.len()));
@@ -823,17 +841,15 @@ impl Generator {
             for &c in &order[l..r] {
                 pass.carved.givens[c] = solution[c];
             }
-            if closure == Closure::Contradiction {
-                return Err(dead());
+            match closure {
+                Closure::Contradiction => return Err(dead()),
+                Closure::TimeLimit => return Err(stopped(PassStop::Time)),
+                Closure::Filled | Closure::Open => {}
             }
-            match pass.visit(l, r) {
-                Ok(()) => {}
-                Err(PassStop::Dead) => return Err(dead()),
-                Err(PassStop::Time) => {
-                    let t = self.options.time_limit.unwrap_or_default();
-                    return Err(GenerateError::TimeLimit(t));
-                }
-            }
+            pass.visit(l, r).map_err(stopped)?;
+        }
+        if let Some(p) = &pass.progress {
+            p.finish("singles pass", pass.visited, order.len(), pass.carved.clues);
         }
         let SinglesPass {
             mut kept, visited, ..
@@ -872,9 +888,12 @@ enum PassStop {
     Time,
 }
 
-impl From<singles::Dead> for PassStop {
-    fn from(_: singles::Dead) -> Self {
-        PassStop::Dead
+impl From<Stop> for PassStop {
+    fn from(stop: Stop) -> Self {
+        match stop {
+            Stop::Dead => PassStop::Dead,
+            Stop::Time => PassStop::Time,
+        }
     }
 }
 
@@ -943,6 +962,19 @@ impl Progress {
             attempt,
             start: now,
             last: now,
+        }
+    }
+
+    /// The closing line of a pass, if it printed any (it lasted 5 s or more).
+    fn finish(&self, what: &str, visited: usize, cells: usize, givens: usize) {
+        if self.start != self.last {
+            eprintln!(
+                "generate: attempt {}: {what} done: {givens} givens left ({:.1} %), {visited} of \
+                 {cells} cells visited, {:.1} s",
+                self.attempt,
+                100.0 * givens as f64 / cells as f64,
+                self.start.elapsed().as_secs_f64()
+            );
         }
     }
 
