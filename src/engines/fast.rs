@@ -10,6 +10,7 @@
 //!   (in a band each digit occupies one triad per row and per box, i.e. a permutation of the
 //!   three boxes over the three rows);
 //! - guessing on a bivalue cell, counting up to a cap, the `guesses` metric: tdoku's survey.
+//! - the tie-break among bivalue cells (most unsolved peers): Brelaz's DSATUR (1979).
 //!
 //! No code of any of these (nor of the AGPL `sudoku` crate) is copied; the tables below are
 //! computed at compile time from the rules they encode.
@@ -40,9 +41,12 @@
 //!
 //! # Search
 //!
-//! When propagation stalls, the first bivalue cell (bands in order, lowest bit first) is
-//! guessed, smaller digit first; without a bivalue cell, the first cell with fewest
-//! candidates. Boards are saved on a fixed stack of 81 frames (one per guessed cell), so a
+//! When propagation stalls, a bivalue cell is guessed, smaller digit first: among the bivalue
+//! cells, the one with the most unsolved peers (row, column and box; the first in band order,
+//! lowest bit first, on ties). This is the degree tie-break of DSATUR (D. Brelaz, "New methods
+//! to color the vertices of a graph", CACM 1979), the "most constraining variable" of CSP
+//! search: each alternative then removes its digit from more open cells, so propagation goes
+//! further per guess. Without a bivalue cell, the first cell with fewest candidates. Boards are saved on a fixed stack of 81 frames (one per guessed cell), so a
 //! solver allocates nothing per puzzle. Counting continues after a solution until the cap.
 //!
 //! # Counters
@@ -72,6 +76,10 @@
 //!   the own digit and band, which the CPU mispredicted (+5-8%).
 //! - The words are band-major (`9 * b + d`) and a band clear collects its changed words in a
 //!   9-bit mask shifted once into the dirty mask (+10% on all three sets, same counters).
+//! - The guess rule (most unsolved peers among the bivalue cells, instead of the first
+//!   bivalue cell): mean guesses on top1465 10.4 (was 18.8), on forum-hardest 140 (was 284);
+//!   +5% / +34% / +52% on 17-clue / top1465 / forum-hardest. Solution counts and the unique
+//!   solutions are the same on all three sets and on 3,300 mutated puzzles (classic and X).
 
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
 use crate::puzzle::{Layout, Puzzle};
@@ -871,14 +879,14 @@ impl Solver {
         true
     }
 
-    /// The cell to guess on and its digits (a 9-bit mask with two or more bits): the first
-    /// bivalue cell, else the first cell with fewest candidates.
+    /// The cell to guess on and its digits (a 9-bit mask with two or more bits): among the
+    /// bivalue cells, the one with the most unsolved peers (the first in band order, lowest bit
+    /// first, on ties); without a bivalue cell, the first cell with fewest candidates.
     fn choose(&self) -> (usize, u16) {
+        let open = self.board.unsolved;
+        let mut best = None;
+        let mut most = 0u32;
         for b in 0..3 {
-            let u = self.board.unsolved[b];
-            if u == 0 {
-                continue;
-            }
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
             for d in 0..9 {
                 let x = self.board.word(ix(d, b));
@@ -886,11 +894,26 @@ impl Solver {
                 twice |= once & x;
                 once |= x;
             }
-            let two = u & twice & !thrice;
-            if two != 0 {
+            let mut two = open[b] & twice & !thrice;
+            let (o1, o2) = (open[(b + 1) % 3], open[(b + 2) % 3]);
+            while two != 0 {
                 let p = two.trailing_zeros() as usize;
-                return (27 * b + p, self.digits_at(b, p));
+                two &= two - 1;
+                // Unsolved peers: in the band (row, box, column), then in the column's cells
+                // of the other two bands (gathered at bits 0, 1, 9, 10, 18, 19); one count.
+                let c = p % 9;
+                let col = rep3(1 << c);
+                let in_column = ((o1 & col) >> c) | ((o2 & col) >> c) << 1;
+                let peers = u64::from(PEERS_IN_BAND[p % 27] & open[b]) | u64::from(in_column) << 32;
+                let k = peers.count_ones();
+                if best.is_none() || k > most {
+                    most = k;
+                    best = Some((b, p));
+                }
             }
+        }
+        if let Some((b, p)) = best {
+            return (27 * b + p, self.digits_at(b, p));
         }
         let mut best = (0usize, 0u16);
         let mut fewest = u32::MAX;
