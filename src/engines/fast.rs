@@ -63,6 +63,10 @@
 //!
 //! # Implementation notes (measured with `scripts/bench-fast.sh`)
 //!
+//! Figures (`bash scripts/bench-fast.sh 5 1`, load 5.7-6.4 on 2 cores): the solver runs at
+//! 1.05x / 1.35x / 1.41x the `sudoku` crate 0.8's rate on 17-clue / top1465 /
+//! forum-hardest-1106, 3.40 µs per 17-clue puzzle (session 6: 0.78x / 0.76x / 0.70x, 5.07 µs).
+//!
 //! - The givens are loaded in one pass per digit (cells per digit and band, then their peers),
 //!   not placed one by one.
 //! - The dirty words are updated in passes over a snapshot of the dirty mask, so the next word
