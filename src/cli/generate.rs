@@ -96,7 +96,7 @@ pub struct GenerateArgs {
     pub engine: Option<EngineSpec>,
 
     /// Node limit of each uniqueness check (a check stopped by it keeps the given); for
-    /// sat-incremental it counts solver conflicts. Default: 1000000, or 2000 conflicts.
+    /// sat-incremental it counts solver conflicts. Default: 1000000, or 2000 conflicts (5000 with --minimal).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64, 1>)]
     pub node_limit: Option<u64>,
 
@@ -137,22 +137,26 @@ impl GenerateArgs {
             box_shape: self.box_shape,
             jigsaw: self.jigsaw,
             diagonals: self.diagonals,
-            target: match self.clues {
-                Some(k) => Target::Clues(k),
-                None => Target::Minimal,
-            },
+            target: self.target(),
             spread: self.spread,
             seed: self.seed,
             attempts: self.attempts,
             node_limit: self
                 .node_limit
-                .unwrap_or_else(|| default_node_limit(&engine)),
+                .unwrap_or_else(|| default_node_limit(&engine, self.target())),
             engine: Some(engine),
             // Only where someone watches, and only for passes long enough to need it.
             progress: std::io::stderr().is_terminal() || self.size >= 64,
             order: self.order(),
             unique: !self.unchecked,
             time_limit: self.time_limit,
+        }
+    }
+
+    fn target(&self) -> Target {
+        match self.clues {
+            Some(k) => Target::Clues(k),
+            None => Target::Minimal,
         }
     }
 

@@ -45,7 +45,7 @@
 //! decode(&CnfInfo, &Model) -> Result<Grid, DecodeError>
 //! decode_checked(&Dimacs, &Model) -> Result<Grid, DecodeError>   (header + clauses + grid check)
 //!
-//! trait SatBackend { name, reserve_vars, add_clause, add_cnf, solve(&assumptions, &Budget)
+//! trait SatBackend { name, prefer, reserve_vars, add_clause, add_cnf, solve(&assumptions, &Budget)
 //!                    -> Result<SatAnswer { Sat(Model), Unsat, Interrupted(Interrupt) }, String>,
 //!                    stats() -> BackendStats { decisions, conflicts, propagations, child_cpu_us } }
 //! make_backend("varisat" | "batsat" | "ext:PATH [ARGS...]") -> Result<Box<dyn SatBackend>, String>

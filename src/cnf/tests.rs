@@ -580,3 +580,28 @@ fn encoding_stops_at_the_deadline() {
         full.literals
     );
 }
+
+/// `prefer` steers batsat's first decisions (MiniSat's user polarity) without changing what
+/// is satisfiable; the other backends accept and ignore it.
+#[test]
+fn preferred_values_steer_the_model_not_the_answer() {
+    let model = |name: &str, prefer: &[i32]| {
+        let mut b = make_backend(name).unwrap();
+        b.prefer(prefer);
+        b.reserve_vars(3);
+        b.add_clause(&[1, 2]);
+        b.add_clause(&[-1, -3]);
+        match b.solve(&[], &Budget::default()).unwrap() {
+            SatAnswer::Sat(m) => (1..=3).map(|v| m.is_true(v)).collect::<Vec<_>>(),
+            other => panic!("{name}: {other:?}"),
+        }
+    };
+    // batsat's own polarity is false: 1 false, then 2 forced, 3 false.
+    assert_eq!(model("batsat", &[]), [false, true, false]);
+    assert_eq!(model("batsat", &[1, 2]), [true, true, false]);
+    assert_eq!(model("batsat", &[-2, 3]), [false, true, true]);
+    for name in ["varisat", "cadical"] {
+        let m = model(name, &[1, 2, 3]);
+        assert!((m[0] || m[1]) && !(m[0] && m[2]), "{name}: {m:?}");
+    }
+}

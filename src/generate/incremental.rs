@@ -31,6 +31,15 @@
 //!    the assumptions "`u` is `S(u)`" for the cells of `U` still given, plus "`c` is not `v`";
 //!    a removal refused for good becomes a unit clause. A removal outside `U` (or a check of a
 //!    cell outside it) retires the solver; the next SAT check builds one for the next block.
+//!    **Solution-guided phase**: the solver's first decision on every cell's variable of
+//!    its digit in `S` sets it true ([`SatBackend::prefer`]; batsat's user polarity, ignored by
+//!    the other backends), so the search for a second solution starts from `S` and repairs
+//!    around `c` (the phase idea of solution-guided search, Beck 2007, "Solution-guided
+//!    multi-point constructive search for job shop scheduling", JAIR 29, and of phase
+//!    saving, Pipatsrisawat and Darwiche 2007). Measured at 25x25 `--minimal` (conflicts are
+//!    deterministic, so load does not matter): 74,089 -> 50,610 conflicts over the pass of
+//!    seed 1, 379,274 -> 168,212 for the first 180 checks of seed 0; the answers do not
+//!    change, only the witnesses and the time.
 //!    Encoding: a cell takes one of its candidates and a house one cell per digit, each as an
 //!    at-least-one clause plus at-most-one (pairwise up to 16 literals, sequential counter of
 //!    Sinz 2005 above), which is the *extended* encoding of Lynce and Ouaknine 2006 over the
@@ -228,7 +237,7 @@ impl SatChecker {
                     .into_iter()
                     .filter(|&u| u != cell && givens[u] != 0),
             );
-            match self.build(givens, &block)? {
+            match self.build(givens, solution, &block)? {
                 Some(solver) => self.solver = Some(solver),
                 None => return Ok(Answer::Undecided),
             }
@@ -279,10 +288,16 @@ impl SatChecker {
         }
     }
 
-    /// A solver whose formula is the residual of singles from `givens` without `block`, or
-    /// `None` if the deadline passed first (the clock is read every [`CLOCK_EVERY`] cells and
-    /// every house: at side 400 the residual can have millions of clauses).
-    fn build(&mut self, givens: &[u16], block: &[usize]) -> Result<Option<BlockSolver>, String> {
+    /// A solver whose formula is the residual of singles from `givens` without `block`, its
+    /// phase set to `solution`, or `None` if the deadline passed first (the clock is read every
+    /// [`CLOCK_EVERY`] cells and every house: at side 400 the residual can have millions of
+    /// clauses).
+    fn build(
+        &mut self,
+        givens: &[u16],
+        solution: &[u16],
+        block: &[usize],
+    ) -> Result<Option<BlockSolver>, String> {
         self.stats.solvers += 1;
         let cells = givens.len();
         let mut base = givens.to_vec();
@@ -313,6 +328,15 @@ impl SatChecker {
         }
         let mut backend = make_backend(&self.backend)?;
         backend.set_conflict_limit(Some(self.node_limit));
+        // Solution-guided phase: every cell tries its digit of S first, so the solver searches
+        // near S for the second solution of a check (see the module doc).
+        let prefer: Vec<i32> = (0..cells)
+            .filter_map(|c| {
+                let i = digits[c].iter().position(|&d| d == solution[c])?;
+                Some((var_start[c] + i as u32) as i32)
+            })
+            .collect();
+        backend.prefer(&prefer);
         backend.reserve_vars(next - 1);
         let mut out = Out {
             backend: backend.as_mut(),

@@ -53,6 +53,26 @@ fn minimal_9x9_puzzles_are_unique_and_minimal() {
     }
 }
 
+/// `--minimal` above 12x12 is checked by `sat-incremental` (solution-guided phase, its own
+/// conflict limit); an independent engine (DLX, counting to 2) confirms that every given is
+/// necessary and the puzzle unique.
+#[test]
+fn minimal_16x16_puzzles_of_the_incremental_checker_are_minimal_for_dlx() {
+    let mut dlx = EngineSpec::new("dlx").make().unwrap();
+    let o = options(16, Target::Minimal, 4);
+    assert_eq!(
+        o.node_limit,
+        crate::generate::DEFAULT_MINIMAL_CONFLICT_LIMIT
+    );
+    let mut g = Generator::new(o).unwrap();
+    for _ in 0..2 {
+        let p = g.next_puzzle().unwrap();
+        assert_eq!(status(&mut *dlx, &p), Status::Unique);
+        assert!(is_minimal(&mut *dlx, &p), "not minimal: {:?}", p.givens());
+        assert_eq!(g.last_stats().undecided, 0);
+    }
+}
+
 #[test]
 fn clue_targets_are_exact() {
     let mut human = checker();

@@ -87,6 +87,24 @@ impl SatBackend for Batsat {
         }
     }
 
+    /// Variables are created here with the user polarity of their literal (batsat sets it only
+    /// when it creates a variable); variables already created keep theirs.
+    fn prefer(&mut self, lits: &[i32]) {
+        let mut polarity = Vec::new();
+        for &l in lits {
+            let v = l.unsigned_abs() as usize;
+            if v > polarity.len() {
+                polarity.resize(v, lbool::UNDEF);
+            }
+            polarity[v - 1] = lbool::from(l > 0);
+        }
+        for (v, &p) in polarity.iter().enumerate() {
+            if v as u32 >= self.solver.num_vars() {
+                self.solver.new_var(p, true);
+            }
+        }
+    }
+
     fn add_clause(&mut self, lits: &[i32]) {
         let mut c = std::mem::take(&mut self.scratch);
         c.clear();

@@ -117,6 +117,13 @@ pub trait SatBackend: Send {
     /// (CaDiCaL `-c N`, Kissat `--conflicts=N`), and answer an error otherwise.
     fn set_conflict_limit(&mut self, limit: Option<u64>);
 
+    /// A hint to the decision heuristic: the first decision on the variable of each literal of
+    /// `lits` sets it to that literal's value. Call it before `reserve_vars` and the first
+    /// clause; the answers do not depend on it, only the model found and the search time. batsat
+    /// keeps the value as MiniSat's user polarity (every decision on the variable tries it
+    /// first); the other backends ignore the hint.
+    fn prefer(&mut self, _lits: &[i32]) {}
+
     /// Declares, before the first clause, that `solve` calls may carry a deadline, a cancel
     /// flag or a conflict limit. Only varisat needs it: its interrupt (the proof output) must
     /// exist from the first clause, and it costs search time, so it is installed only when a
