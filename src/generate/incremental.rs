@@ -37,9 +37,9 @@
 //!    around `c` (the phase idea of solution-guided search, Beck 2007, "Solution-guided
 //!    multi-point constructive search for job shop scheduling", JAIR 29, and of phase
 //!    saving, Pipatsrisawat and Darwiche 2007). Measured at 25x25 `--minimal` (conflicts are
-//!    deterministic, so load does not matter): 74,089 -> 50,610 conflicts over the pass of
-//!    seed 1, 379,274 -> 168,212 for the first 180 checks of seed 0; the answers do not
-//!    change, only the witnesses and the time.
+//!    deterministic, so load does not matter): 76,639 -> 54,513 conflicts over the pass of
+//!    seed 1, 395,028 -> 186,931 for the first 180 checks of seed 0 (docs/generate.md); the
+//!    answers do not change, only the witnesses and the time.
 //!    Encoding: a cell takes one of its candidates and a house one cell per digit, each as an
 //!    at-least-one clause plus at-most-one (pairwise up to 16 literals, sequential counter of
 //!    Sinz 2005 above), which is the *extended* encoding of Lynce and Ouaknine 2006 over the
