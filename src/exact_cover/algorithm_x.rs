@@ -169,7 +169,10 @@ impl<I: Idx, K: Key> Core<I, K> {
                 break;
             }
             let mut cur;
-            if self.dead_end() {
+            // Without the elimination the covers do not note emptied lists (`zeroed`), and a
+            // dead end is found by the choice scan below (a least `len` of 0), which counts
+            // exactly what this shortcut counts.
+            if PROP && self.dead_end() {
                 // An active primary item has no option left. DLX1 would choose the leftmost
                 // such item (least length 0), cover it (+1 update; no option to hide), find
                 // its list empty, uncover it and back up (+1 backtrack). Which of them it
@@ -206,7 +209,7 @@ impl<I: Idx, K: Key> Core<I, K> {
                 }
                 self.entry[level] = search.count();
                 let best = best as u32;
-                self.cover(best);
+                self.cover_noting::<PROP>(best);
                 cur = self.first(best);
                 self.choice[level] = cur;
                 if !TIDY {
@@ -244,7 +247,7 @@ impl<I: Idx, K: Key> Core<I, K> {
                     }
                     continue;
                 }
-                self.cover_others(cur);
+                self.cover_others::<PROP>(cur);
                 if PROP {
                     self.prop.mark[level] = self.trail_len();
                 }

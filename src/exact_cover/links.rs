@@ -39,6 +39,12 @@
 //!
 //! `updates` is counted in `cover` exactly as DLX1 counts it: +1 when the item leaves the
 //! header list, +1 for every node removed from another item's list.
+//!
+//! DLX1 finds a dead end (an active primary item with no option) by choosing it. The covers
+//! can also note the last item whose list a hide emptied (`zeroed`), which the elimination
+//! of [`super::propagate`] uses to stop early; the plain search's covers skip that (a compare
+//! and a conditional move per node hidden) and find dead ends by the choice scan, which on
+//! top1465 searched 3% faster and counts the same.
 
 use super::ExactCover;
 use std::fmt::Debug;
@@ -709,6 +715,14 @@ impl<I: Idx, K: Key> Core<I, K> {
     /// (removes the option's other nodes from their items' lists). Counts DLX1's updates.
     #[inline]
     pub(crate) fn cover(&mut self, c: u32) {
+        self.cover_noting::<true>(c)
+    }
+
+    /// `cover(c)`; `ZEROED`: note an item left with no option in `zeroed` (a compare and a
+    /// conditional move per node hidden, which the search without elimination does not pay:
+    /// it finds dead ends by its choice scan).
+    #[inline(always)]
+    pub(crate) fn cover_noting<const ZEROED: bool>(&mut self, c: u32) {
         let nodes = &mut self.nodes[..];
         let key = &mut self.key[..];
         let mut updates = 1;
@@ -727,13 +741,17 @@ impl<I: Idx, K: Key> Core<I, K> {
             others(nodes, rr, items, |nodes, _, n| {
                 let zero = unlink(nodes, key, n);
                 // A key of 0 is an active primary item left with no option.
-                zeroed = if zero { n.top.get() } else { zeroed };
+                if ZEROED {
+                    zeroed = if zero { n.top.get() } else { zeroed };
+                }
                 updates += 1;
             });
             rr = next;
         }
         self.updates += updates;
-        self.zeroed = zeroed;
+        if ZEROED {
+            self.zeroed = zeroed;
+        }
     }
 
     /// Undoes `cover(c)`; must be called in the exact reverse order of the covers.
@@ -758,16 +776,16 @@ impl<I: Idx, K: Key> Core<I, K> {
     }
 
     /// Covers the items of the option holding node `p` other than `p`'s own, going right
-    /// (DLX1's "cover all other items of `cur_node`").
+    /// (DLX1's "cover all other items of `cur_node`"); `ZEROED`: see [`Core::cover_noting`].
     #[inline]
-    pub(crate) fn cover_others(&mut self, p: u32) {
+    pub(crate) fn cover_others<const ZEROED: bool>(&mut self, p: u32) {
         let mut q = p + 1;
         while q != p {
             let Node { up, top, .. } = node(&self.nodes, q);
             if top.get() >= self.items {
                 q = up.get();
             } else {
-                self.cover(top.get());
+                self.cover_noting::<ZEROED>(top.get());
                 q += 1;
             }
         }
