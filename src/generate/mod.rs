@@ -547,19 +547,14 @@ impl Generator {
             // The switches take seconds at side 400: they read the clock too, and only the
             // deadline makes a boxed geometry's pattern grid fail.
             let deadline = self.deadline;
-            let mut grids =
-                std::iter::repeat_with(|| switch::pattern_grid_until(g, &mut self.rng, deadline));
-            let grid = grids.next().flatten();
-            let pattern = if spread { grids.next().flatten() } else { None };
-            match (grid, pattern) {
-                (Some(grid), pattern) if pattern.is_some() || !spread => {
-                    return Ok((Arc::clone(g), grid, pattern))
-                }
-                _ => {
-                    let limit = self.options.time_limit.unwrap_or_default();
-                    return Err(GenerateError::TimeLimit(limit));
-                }
-            }
+            let late = || GenerateError::TimeLimit(self.options.time_limit.unwrap_or_default());
+            let grid = switch::pattern_grid_until(g, &mut self.rng, deadline).ok_or_else(late)?;
+            let pattern = if spread {
+                Some(switch::pattern_grid_until(g, &mut self.rng, deadline).ok_or_else(late)?)
+            } else {
+                None
+            };
+            return Ok((Arc::clone(g), grid, pattern));
         }
         if let Some((_, Some(filler))) = &mut self.fixed {
             filler.deadline = self.deadline;

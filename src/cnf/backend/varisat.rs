@@ -438,17 +438,24 @@ mod tests {
         }
     }
 
+    /// A solver with a limit of 200 conflicts per call, holding 9 pigeons in 8 holes guarded
+    /// by `sel`, after a call under `sel` that the limit stopped.
+    fn stopped_on_guarded_pigeonhole(sel: i32) -> Varisat {
+        let mut b = Varisat::new();
+        b.set_conflict_limit(Some(200));
+        guarded_pigeonhole(&mut b, 9, 8, sel);
+        let hard = b.solve(&[sel], &Budget::default()).unwrap();
+        assert_eq!(hard, SatAnswer::Interrupted(Interrupt::ConflictLimit));
+        b
+    }
+
     /// The limit is per call: after a call stopped by it, the next call searches again (an
     /// easy query is answered, a hard one is stopped again after as many conflicts, counted
     /// from its own start), and clauses added in between still count.
     #[test]
     fn a_conflict_limit_is_per_call() {
         let sel = 1000;
-        let mut b = Varisat::new();
-        b.set_conflict_limit(Some(200));
-        guarded_pigeonhole(&mut b, 9, 8, sel);
-        let hard = b.solve(&[sel], &Budget::default()).unwrap();
-        assert_eq!(hard, SatAnswer::Interrupted(Interrupt::ConflictLimit));
+        let mut b = stopped_on_guarded_pigeonhole(sel);
         let easy = b.solve(&[-sel], &Budget::default()).unwrap();
         assert!(matches!(easy, SatAnswer::Sat(_)), "{easy:?}");
         let again = b.solve(&[sel], &Budget::default()).unwrap();
@@ -475,11 +482,7 @@ mod tests {
     #[test]
     fn an_empty_clause_is_kept_across_a_rebuild() {
         let sel = 1000;
-        let mut b = Varisat::new();
-        b.set_conflict_limit(Some(200));
-        guarded_pigeonhole(&mut b, 9, 8, sel);
-        let hard = b.solve(&[sel], &Budget::default()).unwrap();
-        assert_eq!(hard, SatAnswer::Interrupted(Interrupt::ConflictLimit));
+        let mut b = stopped_on_guarded_pigeonhole(sel);
         b.add_clause(&[]);
         assert_eq!(
             b.solve(&[-sel], &Budget::default()).unwrap(),
