@@ -73,6 +73,10 @@ enum Command {
     Summary(run::SummaryArgs),
     /// Generate puzzles with a unique solution (proven by a solver) from random full grids.
     Generate(generate::GenerateArgs),
+    /// The bare engine loop that scripts/bench-runner.sh compares `run` with (hidden: a
+    /// benchmark's baseline, not a tool).
+    #[command(hide = true)]
+    BenchLoop(run::BenchLoopArgs),
 }
 
 /// `sudolab solve ... | head` should stop quietly when `head` exits, as Unix tools do, rather
@@ -111,6 +115,7 @@ pub fn main() -> ExitCode {
         Command::Merge(args) => run::merge(args),
         Command::Summary(args) => run::summary(args),
         Command::Generate(args) => generate::run(args),
+        Command::BenchLoop(args) => run::bench_loop(args),
     };
     match result {
         Ok(code) => code,

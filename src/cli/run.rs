@@ -201,3 +201,20 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     );
     Ok(ExitCode::SUCCESS)
 }
+
+#[derive(Args, Debug)]
+pub struct BenchLoopArgs {
+    /// Puzzle file.
+    pub file: PathBuf,
+    /// Engine specification (`NAME[:KEY=VALUE,...]`).
+    pub engine: String,
+}
+
+/// `sudolab bench-loop FILE ENGINE`: [`crate::experiment::baseline::bare_loop`].
+pub fn bench_loop(args: BenchLoopArgs) -> anyhow::Result<ExitCode> {
+    println!(
+        "{}",
+        crate::experiment::baseline::bare_loop(&args.file, &args.engine)?
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -9,6 +9,7 @@
 //! per-run time limit, PAR-2 scoring, the median of repeated runs, machine metadata saved
 //! beside the results.
 
+pub mod baseline;
 pub mod chart_spec;
 pub mod config;
 pub mod jobs;

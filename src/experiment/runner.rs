@@ -343,7 +343,6 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         .iter()
         .map(|c| engines::find(&c.spec.name).map_or(true, |i| i.search_tree))
         .collect();
-    let claimed = (0..todo.len()).map(|_| AtomicBool::new(false)).collect();
     let shared = Arc::new(Shared {
         exp,
         datasets: loaded,
@@ -364,7 +363,6 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         todo,
         shard: shard_text,
         next: AtomicUsize::new(0),
-        claimed,
         finished: AtomicUsize::new(0),
         failure: Mutex::new(None),
         stop: AtomicBool::new(false),
@@ -400,20 +398,30 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     // this one's (kept as they were written, not read back: reading 50,000 rows costs more
     // than the runner's whole overhead on a fast engine). Job order, not completion order,
     // so configurations are listed as in the file.
-    // (job, i): i < earlier.len() is earlier[i], else done_now[i - earlier.len()].
-    let mut order: Vec<(u64, usize)> = earlier
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.job, i))
-        .collect();
-    order.extend(
-        done_now
-            .iter()
-            .enumerate()
-            .map(|(i, d)| (shared.todo[d.pos as usize].job, earlier.len() + i)),
-    );
-    order.sort_unstable_by_key(|&(job, _)| job);
+    // A fresh run whose rows came in job order (one thread, no `seed`: the usual case) is
+    // summarised straight from `done_now`; otherwise through `order`, (job, i) sorted by job,
+    // where i < earlier.len() is earlier[i], else done_now[i - earlier.len()].
+    let job_of = |d: &Done| shared.todo[d.pos as usize].job;
+    let in_job_order =
+        earlier.is_empty() && done_now.windows(2).all(|w| job_of(&w[0]) < job_of(&w[1]));
+    let order: Vec<(u64, usize)> = if in_job_order {
+        Vec::new()
+    } else {
+        let mut order: Vec<(u64, usize)> = Vec::with_capacity(earlier.len() + done_now.len());
+        order.extend(earlier.iter().enumerate().map(|(i, r)| (r.job, i)));
+        order.extend(
+            done_now
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (job_of(d), earlier.len() + i)),
+        );
+        order.sort_unstable_by_key(|&(job, _)| job);
+        order
+    };
     let view = |k: usize| {
+        if in_job_order {
+            return shared.view(&done_now[k]);
+        }
         let i = order[k].1;
         match earlier.get(i) {
             Some(r) => RunView::from(r),
@@ -434,8 +442,8 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
             *status_counts.entry(status.as_str()).or_insert(0) += n;
         }
     }
-    let rows_total = order.len();
-    let summary = summarize_indexed(order.len(), view);
+    let rows_total = earlier.len() + done_now.len();
+    let summary = summarize_indexed(rows_total, view);
     let end = sidecar::now_rfc3339();
     session["end"] = json!(end);
     session["jobs_run"] = json!(shared.todo.len());
@@ -736,11 +744,9 @@ struct Shared {
     todo: Vec<Job>,
     shard: String,
     next: AtomicUsize,
-    /// Per position in `todo`: whether its row has been handed to the writer (by its thread
-    /// or by the watchdog; whichever comes first, the other's is dropped).
-    claimed: Vec<AtomicBool>,
     out: Output,
-    /// Rows handed to the output by this invocation (buffered or written).
+    /// Rows handed to the output by this invocation (buffered or written): the length of
+    /// `out.pending.done`, stored under that lock (a plain store, not a locked add per row).
     finished: AtomicUsize,
     /// The first write error: the run stops.
     failure: Mutex<Option<String>>,
@@ -809,18 +815,14 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
-    /// Formats the row of `todo[pos]` into `scratch` and hands it to the output, unless it was
-    /// already handed over (the watchdog and the job's thread may race; the first one wins).
-    fn submit(
-        &self,
-        pos: usize,
-        outcome: &Outcome,
-        search_tree: bool,
-        scratch: &mut Vec<u8>,
-    ) -> bool {
-        if self.claimed[pos].swap(true, Ordering::SeqCst) {
-            return false;
-        }
+    /// Formats the row of `todo[pos]` into `scratch` and hands it to the output.
+    ///
+    /// Each job's row is handed over once, by its thread or by the watchdog, never both:
+    /// the watchdog gives up on a job only while the job is its slot's `current` and sets
+    /// `abandoned` under that lock; the job's thread clears `current` under the same lock
+    /// when the engine returns and then hands the row over only if the slot is not
+    /// abandoned. (A job without a time limit is never `current`: only its thread sees it.)
+    fn submit(&self, pos: usize, outcome: &Outcome, search_tree: bool, scratch: &mut Vec<u8>) {
         let job = &self.todo[pos];
         let c = job.config as usize;
         let dataset = &self.datasets[job.dataset as usize];
@@ -845,20 +847,21 @@ impl Shared {
         };
         scratch.clear();
         record::write_row(scratch, &parts, outcome);
-        let full = {
+        let (full, finished) = {
             let mut pending = lock(&self.out.pending);
             pending.rows.extend_from_slice(scratch);
             pending.done.push(done);
-            pending.rows.len() >= FLUSH_BYTES
+            // Every writer of `finished` holds this lock: a plain store counts exactly.
+            let finished = pending.done.len();
+            self.finished.store(finished, Ordering::Release);
+            (pending.rows.len() >= FLUSH_BYTES, finished)
         };
-        let finished = self.finished.fetch_add(1, Ordering::SeqCst) + 1;
         if full {
             self.flush();
         }
         if finished == self.todo.len() {
             self.watchdog.unpark();
         }
-        true
     }
 
     /// Writes the pending rows (one `write`; one gzip member for a `.gz` output). The sink's
@@ -941,7 +944,10 @@ fn worker(shared: Arc<Shared>, slot: Arc<Slot>) {
                 soft: limits.time_limit.map(|t| started + t),
                 hard: limits.time_limit.map(|t| started + hard_deadline(t)),
             });
-        } else {
+        } else if slot.cancel.load(Ordering::Relaxed) {
+            // Left set by an earlier job's time limit (the watchdog sets it only while a
+            // job is its slot's `current`, under that lock): a load, not a locked store,
+            // on every job.
             slot.cancel.store(false, Ordering::SeqCst);
         }
         let outcome = solve(&shared, job, &mut engines[c], limits, started);
@@ -1119,17 +1125,16 @@ fn watch(shared: &Arc<Shared>, threads: usize, progress: bool) -> anyhow::Result
                 };
                 drop(current);
                 // The search's counts are unknown, not zero: written as if it had no tree.
-                if shared.submit(pos, &outcome, false, &mut row) {
-                    abandoned += 1;
-                    eprintln!(
-                        "sudolab: warning: job {} ({} on {} #{}) ignored its time limit; \
-                         its thread was abandoned",
-                        job.job,
-                        shared.exp.engines[job.config as usize].label,
-                        shared.exp.datasets[job.dataset as usize].name,
-                        job.puzzle + 1
-                    );
-                }
+                shared.submit(pos, &outcome, false, &mut row);
+                abandoned += 1;
+                eprintln!(
+                    "sudolab: warning: job {} ({} on {} #{}) ignored its time limit; \
+                     its thread was abandoned",
+                    job.job,
+                    shared.exp.engines[job.config as usize].label,
+                    shared.exp.datasets[job.dataset as usize].name,
+                    job.puzzle + 1
+                );
                 replacements += 1;
             }
         }

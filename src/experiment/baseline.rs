@@ -1,0 +1,44 @@
+//! The baseline of the runner's overhead benchmark (`scripts/bench-runner.sh`): what
+//! `sudolab run` does for a one-engine, one-thread experiment minus the runner itself. Reads
+//! a puzzle file, runs one engine configuration on every puzzle once through
+//! [`engines::run`] (solutions checked, up to two, default limits: as the runner's jobs) and
+//! counts each status.
+//!
+//! It is reached two ways: `examples/engine_loop.rs`, and the hidden `sudolab bench-loop
+//! FILE ENGINE`, which the benchmark times. In the `sudolab` binary the engine's machine code
+//! sits at the same addresses for the loop and for `sudolab run`; two binaries place the
+//! same code differently, which moved the bare loop's CPU time by 3-4% between builds
+//! (session 8), as much as the runner's whole overhead.
+
+use crate::engines::{self, EngineSpec, Limits};
+use crate::puzzle::read_puzzles;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Runs engine `spec` on every puzzle of `file` and returns the line to print: the number
+/// of puzzles, the engine and the count of each status.
+pub fn bare_loop(file: &Path, spec: &str) -> anyhow::Result<String> {
+    let puzzles = read_puzzles(file)?;
+    let spec: EngineSpec = spec.parse().map_err(anyhow::Error::msg)?;
+    let mut engine = spec.make().map_err(anyhow::Error::msg)?;
+    let limits = Limits::solutions(2);
+    let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
+    for p in &puzzles {
+        let o = engines::run(engine.as_mut(), p, &limits);
+        *counts.entry(o.status.as_str()).or_insert(0) += 1;
+    }
+    Ok(format!("{} puzzles, {spec}: {counts:?}", puzzles.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_every_puzzle_by_status() {
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/pe96.txt");
+        let line = bare_loop(Path::new(file), "human").unwrap();
+        assert!(line.starts_with("50 puzzles, human: {"), "{line}");
+        assert!(bare_loop(Path::new(file), "no-such-engine").is_err());
+    }
+}
