@@ -473,7 +473,10 @@ fn killed_then_resumed_equals_an_uninterrupted_run() {
 /// Issue 13: a run killed (SIGKILL) at any moment, from its first milliseconds on, plain or
 /// gzip, is resumed by `--resume`, which runs exactly the jobs missing: the final output holds
 /// every job once, as an uninterrupted run does. The two kinds of output are killed in
-/// parallel (each slows the other down, so the later kills still land mid-run).
+/// parallel. Besides kills at fixed moments, two kills per kind wait until the output has
+/// grown once and twice past its header (the first and second flush): those land mid-run
+/// however fast the machine is, as long as the run outlasts two flush windows (it takes about
+/// 0.9 s on one core of a 2024 machine; flushes come every 200 ms).
 #[test]
 fn killed_at_any_moment_then_resumed_runs_exactly_the_lost_jobs() {
     let dir = tempfile::tempdir().unwrap();
@@ -482,7 +485,7 @@ fn killed_at_any_moment_then_resumed_runs_exactly_the_lost_jobs() {
         &d,
         "k.toml",
         &format!(
-            "name = \"k\"\nrepetitions = 2\nseed = 3\n[limits]\nnodes = 20000\n\
+            "name = \"k\"\nrepetitions = 2\nseed = 3\n[limits]\nnodes = 60000\n\
              [[datasets]]\npath = \"{}\"\n[[engines]]\nengine = \"backtrack\"\n\
              [[engines]]\nengine = \"human\"\n",
             data("norvig-top95.txt")
@@ -499,7 +502,19 @@ fn killed_at_any_moment_then_resumed_runs_exactly_the_lost_jobs() {
             let d = d.clone();
             std::thread::spawn(move || {
                 let mut seen_partial = 0;
-                for ms in [0u64, 1, 4, 12, 40, 150, 500, 900] {
+                // Kill after `ms` milliseconds, or (for `grown` > 0) once the file has grown
+                // `grown` times past the size it first had (the header).
+                let moments = [
+                    (0u64, 0),
+                    (1, 0),
+                    (4, 0),
+                    (40, 0),
+                    (0, 1),
+                    (0, 2),
+                    (500, 0),
+                    (1500, 0),
+                ];
+                for (ms, grown) in moments {
                     let path = d.join(out);
                     let _ = std::fs::remove_file(&path);
                     let mut child = sudolab(&d)
@@ -517,6 +532,19 @@ fn killed_at_any_moment_then_resumed_runs_exactly_the_lost_jobs() {
                         .spawn()
                         .unwrap();
                     std::thread::sleep(Duration::from_millis(ms));
+                    let (mut sizes, start) = (Vec::new(), Instant::now());
+                    while grown > 0 && sizes.len() <= grown {
+                        if child.try_wait().unwrap().is_some()
+                            || start.elapsed() > Duration::from_secs(60)
+                        {
+                            break;
+                        }
+                        let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+                        if size > 0 && sizes.last() != Some(&size) {
+                            sizes.push(size);
+                        }
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
                     child.kill().unwrap();
                     child.wait().unwrap();
                     let before: BTreeSet<u64> = if path.exists() {
@@ -549,7 +577,12 @@ fn killed_at_any_moment_then_resumed_runs_exactly_the_lost_jobs() {
                         &d,
                         &["run", "k.toml", "--no-charts", "--out", out, "--resume"],
                     );
-                    assert_eq!(o.status.code(), Some(0), "{out} {ms} ms: {}", stderr(&o));
+                    assert_eq!(
+                        o.status.code(),
+                        Some(0),
+                        "{out} {ms} ms {grown}: {}",
+                        stderr(&o)
+                    );
                     let err = stderr(&o);
                     let ran = if err.contains("already complete") {
                         0
@@ -563,10 +596,21 @@ fn killed_at_any_moment_then_resumed_runs_exactly_the_lost_jobs() {
                     };
                     let mut jobs = jobs_of(&path);
                     jobs.sort();
-                    assert_eq!(jobs, (0..380).collect::<Vec<u64>>(), "{out} {ms} ms");
+                    assert_eq!(
+                        jobs,
+                        (0..380).collect::<Vec<u64>>(),
+                        "{out} {ms} ms {grown}"
+                    );
                     // --resume ran exactly the jobs that were not in the killed output.
-                    assert!(ran <= 380 - before.len(), "{out} {ms} ms: ran {ran}");
-                    assert_eq!(ran + before.len().min(380), 380, "{out} {ms} ms: {err}");
+                    assert!(
+                        ran <= 380 - before.len(),
+                        "{out} {ms} ms {grown}: ran {ran}"
+                    );
+                    assert_eq!(
+                        ran + before.len().min(380),
+                        380,
+                        "{out} {ms} ms {grown}: {err}"
+                    );
                     assert_eq!(comparable(&path, false).len(), 380);
                 }
                 seen_partial
