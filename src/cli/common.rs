@@ -204,6 +204,12 @@ pub struct CnfArgs {
     /// Drop duplicate clauses (the published counts include them).
     #[arg(long)]
     pub dedup: bool,
+
+    /// With --encoding reduced: after singles, failed-literal probing with the singles
+    /// propagator and the cell dilemma on the cells with at most 3 candidates, to a fixpoint,
+    /// before encoding.
+    #[arg(long)]
+    pub probe: bool,
 }
 
 impl CnfArgs {
@@ -223,6 +229,7 @@ impl CnfArgs {
                 .map_err(|e| anyhow!("--givens: {e}"))?;
         }
         o.dedup = self.dedup;
+        o.probe = self.probe;
         o.check().map_err(anyhow::Error::msg)?;
         Ok(o)
     }

@@ -345,6 +345,7 @@ pub fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
                     amo: *amo,
                     givens: GivensMode::Units,
                     dedup: args.dedup,
+                    probe: false,
                 };
                 let s = size_stats(p, &opts);
                 writeln!(

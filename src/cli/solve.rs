@@ -148,6 +148,9 @@ impl SolveArgs {
         if cnf.dedup {
             set("dedup", "true", "--dedup".into())?;
         }
+        if cnf.probe {
+            set("probe", "true", "--probe".into())?;
+        }
         for kv in &self.options {
             let Some((k, v)) = kv.split_once('=') else {
                 bail!("--option: expected KEY=VALUE, found {kv:?}");

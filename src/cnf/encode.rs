@@ -461,7 +461,7 @@ fn prepare(
             used,
             fixed,
         };
-        if !propagate(g, &mut table, singles, budget)? {
+        if !propagate(g, &mut table, singles, budget, opts.probe)? {
             return Ok(Prepared::Unsat);
         }
     }
@@ -810,4 +810,35 @@ pub fn encode_into<S: ClauseSink + ?Sized>(
         }
     }
     Ok(done(b, info, assumptions, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Probing reads the budget: with a deadline already passed it stops on rk-64x64, where
+    /// singles alone do less work than one look at the clock and finish.
+    #[test]
+    fn probing_stops_at_the_deadline() {
+        let path = format!("{}/data/rk-64x64.txt", env!("CARGO_MANIFEST_DIR"));
+        let p = crate::puzzle::read_puzzles(std::path::Path::new(&path)).unwrap();
+        let past = Budget {
+            deadline: Some(std::time::Instant::now()),
+            cancel: None,
+        };
+        let mut o = CnfOptions {
+            encoding: CnfEncoding::Reduced,
+            ..CnfOptions::default()
+        };
+        let mut scratch = Scratch::new();
+        assert!(matches!(
+            prepare(&p[0], &o, &mut scratch, &past),
+            Ok(Prepared::Open)
+        ));
+        o.probe = true;
+        assert!(matches!(
+            prepare(&p[0], &o, &mut scratch, &past),
+            Err(Interrupt::Time)
+        ));
+    }
 }

@@ -7,6 +7,7 @@
 //! c amo pairwise
 //! c givens units                       (units | assumptions | eliminated)
 //! c dedup false
+//! c probe true                         (only when reduced probed before encoding)
 //! c geometry 9 box 3x3 diagonals no    (or: c geometry 9 regions diagonals yes)
 //! c regions 1 1 1 2 2 ...              (jigsaw only: region of each cell, 1-based, row-major)
 //! c puzzle 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
@@ -40,6 +41,9 @@ pub fn header_lines(info: &CnfInfo, assumptions: &[i32]) -> Vec<String> {
         format!("givens {}", o.givens_str()),
         format!("dedup {}", o.dedup),
     ];
+    if o.probe {
+        out.push("probe true".to_string());
+    }
     let yes = |b: bool| if b { "yes" } else { "no" };
     match g.layout() {
         Layout::Boxes { rows, cols } => out.push(format!(
@@ -159,6 +163,11 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
                 opts.dedup = rest[0]
                     .parse()
                     .map_err(|_| err(format!("dedup {:?} is not true/false", rest[0])))?
+            }
+            "probe" if !rest.is_empty() => {
+                opts.probe = rest[0]
+                    .parse()
+                    .map_err(|_| err(format!("probe {:?} is not true/false", rest[0])))?
             }
             "geometry" => {
                 let n = num(rest.first().copied().unwrap_or(""))? as usize;

@@ -142,15 +142,26 @@ pub struct CnfOptions {
     /// that the pairwise encodings have the published sizes, which count the clauses of box
     /// pairs that share a row or a column twice.
     pub dedup: bool,
+    /// `reduced` only: after singles, failed-literal probing with the singles propagator and
+    /// the cell dilemma on the cells with at most three candidates, to a fixpoint
+    /// ([`crate::cnf::singles`]). Off by default: faster on easy 9x9 sets, slower on the
+    /// hardest and on rk-81x81 (docs/engines.md, "Probing before encoding").
+    pub probe: bool,
 }
 
 impl CnfOptions {
     /// Rejects combinations that do not make sense: `optimized` or `reduced` with givens as
-    /// assumptions.
+    /// assumptions, probing with another encoding than `reduced`.
     pub fn check(&self) -> Result<(), String> {
         if self.encoding.eliminates() && self.givens == GivensMode::Assumptions {
             return Err(format!(
                 "encoding {} eliminates the givens: givens=assumptions does not apply",
+                self.encoding
+            ));
+        }
+        if self.probe && self.encoding != CnfEncoding::Reduced {
+            return Err(format!(
+                "probe=true needs encoding=reduced (it strengthens reduced's propagation), not {}",
                 self.encoding
             ));
         }

@@ -55,6 +55,9 @@ pub static INFO: EngineInfo = EngineInfo {
                    backend=varisat|batsat|cadical|cadical:plain|sat|unsat|ext:PATH [ARGS] \
                    (batsat), \
                    givens=units|assumptions (units), dedup=true|false (false), \
+                   probe=true|false (false; reduced only: after singles, failed-literal \
+                   probing with singles and the cell dilemma on the cells with at most 3 \
+                   candidates, to a fixpoint), \
                    incremental=true|false (false: one solver per geometry reused across \
                    puzzles, givens as assumptions; minimal/efficient/extended only), \
                    rebuild=auto|never|N (auto: when search time since the last rebuild \
@@ -117,6 +120,12 @@ fn variants() -> Vec<EngineOptions> {
                     .with("backend", backend),
             );
         }
+        v.push(
+            EngineOptions::new()
+                .with("encoding", "reduced")
+                .with("probe", "true")
+                .with("backend", backend),
+        );
         for encoding in ["extended", "reduced"] {
             v.push(
                 EngineOptions::new()
@@ -135,6 +144,7 @@ const KEYS: &[&str] = &[
     "backend",
     "givens",
     "dedup",
+    "probe",
     "max_literals",
     "incremental",
     "rebuild",
@@ -210,6 +220,11 @@ impl Sat {
             cnf.dedup = d
                 .parse()
                 .map_err(|_| format!("dedup must be true or false, not {d:?}"))?;
+        }
+        if let Some(p) = options.get("probe") {
+            cnf.probe = p
+                .parse()
+                .map_err(|_| format!("probe must be true or false, not {p:?}"))?;
         }
         cnf.check()?;
         let backend = options

@@ -99,13 +99,12 @@ impl<I: Idx, K: Key> Core<I, K> {
             unsafe { self.search_avx2::<TIDY, V>(search, visit) };
             return;
         }
-        // Separate compiled searches, so that plain DLX1 runs the code it ran before the
-        // elimination existed (not a test per level), and options of 4 nodes (every Sudoku
-        // matrix without extra houses) are hidden by unrolled code (`W`, see `links::others`).
-        match (self.prop.on, self.width) {
-            (true, _) => self.run::<false, TIDY, true, 0, V>(search, visit),
-            (false, 4) => self.run::<false, TIDY, false, 4, V>(search, visit),
-            (false, _) => self.run::<false, TIDY, false, 0, V>(search, visit),
+        // Two compiled searches, so that plain DLX1 runs the code it ran before the
+        // elimination existed (not a test per level).
+        if self.prop.on {
+            self.run::<false, TIDY, true, V>(search, visit)
+        } else {
+            self.run::<false, TIDY, false, V>(search, visit)
         }
     }
 
@@ -117,24 +116,23 @@ impl<I: Idx, K: Key> Core<I, K> {
     where
         V: FnMut(&mut Search, &[u32]) -> bool,
     {
-        match (self.prop.on, self.width) {
-            (true, _) => self.run::<true, TIDY, true, 0, V>(search, visit),
-            (false, 4) => self.run::<true, TIDY, false, 4, V>(search, visit),
-            (false, _) => self.run::<true, TIDY, false, 0, V>(search, visit),
+        if self.prop.on {
+            self.run::<true, TIDY, true, V>(search, visit)
+        } else {
+            self.run::<true, TIDY, false, V>(search, visit)
         }
     }
 
     /// The search proper; `AVX2`: see [`Core::choose`]; `TIDY`: see [`Core::search`];
     /// `PROP`: run the elimination of [`super::propagate`] at the root and after the covers
     /// of every option tried (`prop.mark[level]` = the trail before them), and undo it
-    /// before those covers are undone; `W`: every option has `W` nodes (0: any number), see
-    /// [`Core::cover_noting`].
+    /// before those covers are undone.
     ///
     /// Without `TIDY`, `open` counts the levels on the stack whose current option has a next
     /// one in its list (`open_at` says which): when a level's list is exhausted and `open` is
     /// 0, every level below would back up too, with no cover and no solution.
     #[inline(always)]
-    fn run<const AVX2: bool, const TIDY: bool, const PROP: bool, const W: u32, V>(
+    fn run<const AVX2: bool, const TIDY: bool, const PROP: bool, V>(
         &mut self,
         search: &mut Search,
         mut visit: V,
@@ -194,7 +192,7 @@ impl<I: Idx, K: Key> Core<I, K> {
                 if PROP {
                     self.restore_to(self.prop.mark[level]);
                 }
-                self.uncover_others::<W>(p);
+                self.uncover_others(p);
                 cur = self.down(p);
                 self.choice[level] = cur;
                 if !TIDY {
@@ -211,7 +209,7 @@ impl<I: Idx, K: Key> Core<I, K> {
                 }
                 self.entry[level] = search.count();
                 let best = best as u32;
-                self.cover_noting::<PROP, W>(best);
+                self.cover_noting::<PROP>(best);
                 cur = self.first(best);
                 self.choice[level] = cur;
                 if !TIDY {
@@ -228,7 +226,7 @@ impl<I: Idx, K: Key> Core<I, K> {
                         failed_levels += self.unfruitful(level + 1, search.count());
                         break 'forward;
                     }
-                    self.uncover_width::<W>(cur);
+                    self.uncover(cur);
                     if search.count() == self.entry[level] {
                         failed_levels += 1;
                     }
@@ -241,7 +239,7 @@ impl<I: Idx, K: Key> Core<I, K> {
                     if PROP {
                         self.restore_to(self.prop.mark[level]);
                     }
-                    self.uncover_others::<W>(p);
+                    self.uncover_others(p);
                     cur = self.down(p);
                     self.choice[level] = cur;
                     if !TIDY {
@@ -249,7 +247,7 @@ impl<I: Idx, K: Key> Core<I, K> {
                     }
                     continue;
                 }
-                self.cover_others::<PROP, W>(cur);
+                self.cover_others::<PROP>(cur);
                 if PROP {
                     self.prop.mark[level] = self.trail_len();
                 }
@@ -266,7 +264,7 @@ impl<I: Idx, K: Key> Core<I, K> {
                         break 'forward;
                     }
                     // recover
-                    self.uncover_others::<W>(cur);
+                    self.uncover_others(cur);
                     cur = self.down(cur);
                     self.choice[level] = cur;
                     if !TIDY {
