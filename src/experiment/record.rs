@@ -509,6 +509,10 @@ fn int(out: &mut Vec<u8>, v: u64) {
     // Most numbers of a row are one digit (repetition, solutions, limits, small counts).
     if v < 10 {
         out.push(b'0' + v as u8);
+    } else if v < 100 {
+        // Clues and most named counters: two bytes from the table, no call.
+        let pair = v as usize * 2;
+        out.extend_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
     } else {
         out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
     }

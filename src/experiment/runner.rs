@@ -883,7 +883,9 @@ impl Shared {
     }
 
     /// The summary's view of a row this invocation wrote. (Made three times per row by the
-    /// end-of-run summary: only the fields it reads are looked up.)
+    /// end-of-run summary: only the fields it reads are looked up. Inlined, so that each pass
+    /// of the summary computes only the fields it reads.)
+    #[inline(always)]
     fn view(&self, d: &Done) -> RunView<'_> {
         let job = &self.todo[d.pos as usize];
         RunView {

@@ -102,26 +102,30 @@ fn default_line_byte(d: u16) -> u8 {
 /// and returns the number of its non-empty cells, or writes nothing and returns `None` when
 /// a digit has no one-byte symbol there or the geometry is a jigsaw (whose line form carries
 /// its regions: use [`write_puzzle`]). The experiment runner writes one such line and its
-/// clue count per CSV row: this path allocates nothing, its bytes are ASCII, and the cells
-/// are counted on the bytes just written rather than in a second pass over the grid.
+/// clue count per CSV row: this path allocates nothing and its bytes are ASCII. The grid is
+/// read twice, each pass vectorised: once to count the givens and see that every digit has a
+/// symbol, once to write the bytes straight into `out` (through a stack buffer and a copy it
+/// cost twice as many instructions).
 pub fn push_default_line(out: &mut Vec<u8>, grid: &[u16], geometry: &Geometry) -> Option<usize> {
-    // (The largest digit, rather than `all`, so that the scan vectorises.)
-    if geometry.is_jigsaw() || grid.iter().copied().max().unwrap_or(0) > DEFAULT_LINE_MAX {
+    if geometry.is_jigsaw() {
         return None;
     }
-    // Into a fixed buffer, then one copy: pushing per cell costs a capacity check each,
-    // several times the conversion itself.
-    let mut buf = [0u8; 256];
+    // One pass counts the givens and the digits past the alphabet, 16-bit sums that vectorise
+    // (at most 65,535 cells per chunk, so a sum cannot wrap); a second writes the bytes.
     let mut filled = 0;
-    for chunk in grid.chunks(buf.len()) {
-        let line = &mut buf[..chunk.len()];
-        for (b, &d) in line.iter_mut().zip(chunk) {
-            *b = default_line_byte(d);
+    for chunk in grid.chunks(u16::MAX as usize) {
+        let (given, past) = chunk.iter().fold((0u16, 0u16), |(given, past), &d| {
+            (
+                given + u16::from(d != 0),
+                past + u16::from(d > DEFAULT_LINE_MAX),
+            )
+        });
+        if past > 0 {
+            return None;
         }
-        // At most 256 per chunk: a u16 sum, 8 or 16 bytes per vector step.
-        filled += line.iter().map(|&b| u16::from(b != b'.')).sum::<u16>() as usize;
-        out.extend_from_slice(line);
+        filled += given as usize;
     }
+    out.extend(grid.iter().map(|&d| default_line_byte(d)));
     Some(filled)
 }
 
