@@ -31,6 +31,7 @@ pub enum GenFormat {
 pub enum OrderArg {
     Random,
     SinglesFirst,
+    Nested,
 }
 
 impl From<OrderArg> for Order {
@@ -38,6 +39,7 @@ impl From<OrderArg> for Order {
         match o {
             OrderArg::Random => Order::Random,
             OrderArg::SinglesFirst => Order::SinglesFirst,
+            OrderArg::Nested => Order::Nested,
         }
     }
 }
@@ -102,7 +104,9 @@ pub struct GenerateArgs {
 
     /// Removal order: random (one pass in a random order; the balanced order with --spread)
     /// or singles-first (first the removals naked and hidden singles undo, with no check,
-    /// then the other cells, each checked; biased towards puzzles singles solve).
+    /// then the other cells, each checked; biased towards puzzles singles solve) or nested
+    /// (singles-first over nested squares of random rows by random columns: singles stall
+    /// at fewer givens, for large sides).
     /// Default: random up to 16x16 and with --spread, singles-first above.
     #[arg(long, value_enum, value_name = "ORDER")]
     pub order: Option<OrderArg>,

@@ -170,6 +170,12 @@ pub enum Order {
     /// of the hard ones while the target is within reach of singles; the puzzles are biased
     /// towards those singles solve.
     SinglesFirst,
+    /// The two passes of [`Order::SinglesFirst`] over a *nested-squares* order: rows and
+    /// columns get random ranks, and the cells are visited by the larger of their row's and
+    /// their column's rank, ties in the random order (so the holes grow as a square of
+    /// random rows by random columns). Singles then stall at fewer givens: measured 52.9 %
+    /// against 56.6 % at 81x81 and 58.9 % against 63.2 % at 144x144 (docs/generate.md).
+    Nested,
 }
 
 impl Order {
@@ -178,6 +184,7 @@ impl Order {
         match self {
             Order::Random => "random",
             Order::SinglesFirst => "singles-first",
+            Order::Nested => "nested",
         }
     }
 }
@@ -231,7 +238,8 @@ pub enum GenerateError {
     #[error("a jigsaw puzzle has regions, not boxes: a box shape cannot be given with it")]
     BoxWithJigsaw,
     #[error(
-        "the singles-first order cannot be combined with spread (use the random order with it)"
+        "the singles-first and nested orders cannot be combined with spread (use the random \
+         order with it)"
     )]
     OrderWithSpread,
     #[error("a minimal puzzle needs uniqueness checks: give a clue target without them")]
@@ -424,7 +432,7 @@ impl Generator {
                 });
             }
         }
-        if options.spread && options.order == Order::SinglesFirst {
+        if options.spread && options.order != Order::Random {
             return Err(GenerateError::OrderWithSpread);
         }
         if !options.unique && options.target == Target::Minimal {
@@ -626,6 +634,9 @@ impl Generator {
         };
         let mut order: Vec<usize> = (0..cells).collect();
         order.shuffle(&mut self.rng);
+        if self.options.order == Order::Nested && self.options.unique {
+            order = nested_order(n, order, &mut self.rng);
+        }
         let spread = self.options.spread.then(|| {
             let mut digit_rank: Vec<u16> = (0..n as u16).collect();
             digit_rank.shuffle(&mut self.rng);
@@ -651,7 +662,7 @@ impl Generator {
             carved.clues = target;
             return Ok(carved);
         }
-        if self.options.order == Order::SinglesFirst && spread.is_none() {
+        if matches!(self.options.order, Order::SinglesFirst | Order::Nested) && spread.is_none() {
             order = self.singles_pass(geometry, solution, &order, target, &mut carved)?;
         }
         let mut step = 0;
@@ -859,6 +870,22 @@ impl Generator {
         kept.extend_from_slice(&order[visited..]);
         Ok(kept)
     }
+}
+
+/// The nested-squares order of [`Order::Nested`]: `order` (a random permutation of the
+/// cells of an `n x n` grid) sorted by the larger of two random ranks, one per row and one
+/// per column, ties kept in `order`'s order. The first `k^2` cells visited are then the
+/// square of the `k` rows and `k` columns ranked first.
+fn nested_order(n: usize, order: Vec<usize>, rng: &mut ChaCha8Rng) -> Vec<usize> {
+    let mut row_rank: Vec<usize> = (0..n).collect();
+    row_rank.shuffle(rng);
+    let mut col_rank: Vec<usize> = (0..n).collect();
+    col_rank.shuffle(rng);
+    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for c in order {
+        layers[row_rank[c / n].max(col_rank[c % n])].push(c);
+    }
+    layers.concat()
 }
 
 /// Cells per block of the singles-first pass (see [`Generator::singles_pass`]): large enough

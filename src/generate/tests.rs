@@ -535,3 +535,66 @@ fn unchecked_puzzles_are_cut_from_their_solution() {
         GenerateError::OrderWithSpread
     );
 }
+
+/// The nested order: the puzzles are unique (re-checked by another engine), a seed repeats,
+/// those within reach of singles are solved by singles alone, and spread is refused with it.
+#[test]
+fn nested_order_makes_unique_puzzles() {
+    let mut human = checker();
+    for (size, clues, seed) in [(16, 150, 1), (16, 110, 2), (25, 330, 3)] {
+        let o = GenerateOptions {
+            order: Order::Nested,
+            ..options(size, Target::Clues(clues), seed)
+        };
+        let a = generate(o.clone(), 2);
+        assert_eq!(a, generate(o, 2));
+        for p in &a {
+            assert_eq!(p.clues(), clues);
+            assert_eq!(
+                status(&mut *human, p),
+                Status::Unique,
+                "{size}: {:?}",
+                p.givens()
+            );
+        }
+    }
+    // 150 of 256 givens is within reach of singles: no check ran, singles fill the grid.
+    let o = GenerateOptions {
+        order: Order::Nested,
+        ..options(16, Target::Clues(150), 1)
+    };
+    let p = &generate(o, 1)[0];
+    assert_eq!(
+        Singles::new(p.geometry()).run(p.givens(), None),
+        Closure::Filled
+    );
+    let spread = GenerateOptions {
+        spread: true,
+        order: Order::Nested,
+        ..options(9, Target::Minimal, 0)
+    };
+    assert_eq!(
+        Generator::new(spread).unwrap_err(),
+        GenerateError::OrderWithSpread
+    );
+}
+
+/// The nested-squares order is a permutation whose first `k^2` cells are the square of `k`
+/// rows by `k` columns, for every `k`.
+#[test]
+fn nested_order_grows_squares() {
+    let n = 12;
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut order: Vec<usize> = (0..n * n).collect();
+    order.shuffle(&mut rng);
+    let nested = nested_order(n, order, &mut rng);
+    let mut sorted = nested.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..n * n).collect::<Vec<_>>());
+    for k in 1..=n {
+        let prefix = &nested[..k * k];
+        let rows: std::collections::BTreeSet<usize> = prefix.iter().map(|c| c / n).collect();
+        let cols: std::collections::BTreeSet<usize> = prefix.iter().map(|c| c % n).collect();
+        assert_eq!((rows.len(), cols.len()), (k, k), "square {k}");
+    }
+}
