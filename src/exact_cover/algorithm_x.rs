@@ -99,12 +99,13 @@ impl<I: Idx, K: Key> Core<I, K> {
             unsafe { self.search_avx2::<TIDY, V>(search, visit) };
             return;
         }
-        // Two compiled searches, so that plain DLX1 runs the code it ran before the
-        // elimination existed (not a test per level).
-        if self.prop.on {
-            self.run::<false, TIDY, true, V>(search, visit)
-        } else {
-            self.run::<false, TIDY, false, V>(search, visit)
+        // Separate compiled searches, so that plain DLX1 runs the code it ran before the
+        // elimination existed (not a test per level), and options of 4 nodes (every Sudoku
+        // matrix without extra houses) are hidden by unrolled code (`W`, see `links::others`).
+        match (self.prop.on, self.width) {
+            (true, _) => self.run::<false, TIDY, true, 0, V>(search, visit),
+            (false, 4) => self.run::<false, TIDY, false, 4, V>(search, visit),
+            (false, _) => self.run::<false, TIDY, false, 0, V>(search, visit),
         }
     }
 
@@ -116,23 +117,24 @@ impl<I: Idx, K: Key> Core<I, K> {
     where
         V: FnMut(&mut Search, &[u32]) -> bool,
     {
-        if self.prop.on {
-            self.run::<true, TIDY, true, V>(search, visit)
-        } else {
-            self.run::<true, TIDY, false, V>(search, visit)
+        match (self.prop.on, self.width) {
+            (true, _) => self.run::<true, TIDY, true, 0, V>(search, visit),
+            (false, 4) => self.run::<true, TIDY, false, 4, V>(search, visit),
+            (false, _) => self.run::<true, TIDY, false, 0, V>(search, visit),
         }
     }
 
     /// The search proper; `AVX2`: see [`Core::choose`]; `TIDY`: see [`Core::search`];
     /// `PROP`: run the elimination of [`super::propagate`] at the root and after the covers
     /// of every option tried (`prop.mark[level]` = the trail before them), and undo it
-    /// before those covers are undone.
+    /// before those covers are undone; `W`: every option has `W` nodes (0: any number), see
+    /// [`Core::cover_noting`].
     ///
     /// Without `TIDY`, `open` counts the levels on the stack whose current option has a next
     /// one in its list (`open_at` says which): when a level's list is exhausted and `open` is
     /// 0, every level below would back up too, with no cover and no solution.
     #[inline(always)]
-    fn run<const AVX2: bool, const TIDY: bool, const PROP: bool, V>(
+    fn run<const AVX2: bool, const TIDY: bool, const PROP: bool, const W: u32, V>(
         &mut self,
         search: &mut Search,
         mut visit: V,
@@ -188,13 +190,13 @@ impl<I: Idx, K: Key> Core<I, K> {
                     break 'forward;
                 }
                 level -= 1;
-                let p = self.choice[level];
+                let p = *at(&mut self.choice, level);
                 if PROP {
                     self.restore_to(self.prop.mark[level]);
                 }
-                self.uncover_others(p);
+                self.uncover_others::<W>(p);
                 cur = self.down(p);
-                self.choice[level] = cur;
+                *at(&mut self.choice, level) = cur;
                 if !TIDY {
                     open = self.reopen(level, cur, open);
                 }
@@ -207,13 +209,13 @@ impl<I: Idx, K: Key> Core<I, K> {
                     1 => {}
                     _ => guesses += 1,
                 }
-                self.entry[level] = search.count();
+                *at(&mut self.entry, level) = search.count();
                 let best = best as u32;
-                self.cover_noting::<PROP>(best);
+                self.cover_noting::<PROP, W>(best);
                 cur = self.first(best);
-                self.choice[level] = cur;
+                *at(&mut self.choice, level) = cur;
                 if !TIDY {
-                    self.open_at[level] = false;
+                    *at(&mut self.open_at, level) = false;
                     open = self.reopen(level, cur, open);
                 }
             }
@@ -226,28 +228,28 @@ impl<I: Idx, K: Key> Core<I, K> {
                         failed_levels += self.unfruitful(level + 1, search.count());
                         break 'forward;
                     }
-                    self.uncover(cur);
-                    if search.count() == self.entry[level] {
+                    self.uncover_width::<W>(cur);
+                    if search.count() == *at(&mut self.entry, level) {
                         failed_levels += 1;
                     }
                     if level == 0 {
                         break 'forward;
                     }
                     level -= 1;
-                    let p = self.choice[level];
+                    let p = *at(&mut self.choice, level);
                     // recover
                     if PROP {
                         self.restore_to(self.prop.mark[level]);
                     }
-                    self.uncover_others(p);
+                    self.uncover_others::<W>(p);
                     cur = self.down(p);
-                    self.choice[level] = cur;
+                    *at(&mut self.choice, level) = cur;
                     if !TIDY {
                         open = self.reopen(level, cur, open);
                     }
                     continue;
                 }
-                self.cover_others::<PROP>(cur);
+                self.cover_others::<PROP, W>(cur);
                 if PROP {
                     self.prop.mark[level] = self.trail_len();
                 }
@@ -264,9 +266,9 @@ impl<I: Idx, K: Key> Core<I, K> {
                         break 'forward;
                     }
                     // recover
-                    self.uncover_others(cur);
+                    self.uncover_others::<W>(cur);
                     cur = self.down(cur);
-                    self.choice[level] = cur;
+                    *at(&mut self.choice, level) = cur;
                     if !TIDY {
                         open = self.reopen(level, cur, open);
                     }
@@ -303,7 +305,7 @@ impl<I: Idx, K: Key> Core<I, K> {
     fn reopen(&mut self, level: usize, cur: u32, open: u32) -> u32 {
         let items = self.items();
         let now = cur >= items && self.down(cur) >= items;
-        let was = std::mem::replace(&mut self.open_at[level], now);
+        let was = std::mem::replace(at(&mut self.open_at, level), now);
         open + now as u32 - was as u32
     }
 
@@ -313,4 +315,18 @@ impl<I: Idx, K: Key> Core<I, K> {
     fn unfruitful(&self, levels: usize, count: u64) -> u64 {
         self.entry[..levels].iter().filter(|&&e| e == count).count() as u64
     }
+}
+
+/// Level `level`'s entry of a search stack (`choice`, `entry`, `open_at`), without a bounds
+/// check: the three checks per level showed in the search's profile.
+///
+/// SAFETY (for every caller in this file): the stacks have `primary + 1` entries
+/// (`Core::new`, never resized), and `level` is always a level on the stack: a level is
+/// entered only while a primary item is active, and each level below it has covered at least
+/// one primary item (its chosen item), so every level entered is below `primary`. Checked by
+/// `debug_assert!` in debug builds (all tests run there).
+#[inline(always)]
+fn at<T>(stack: &mut [T], level: usize) -> &mut T {
+    debug_assert!(level < stack.len());
+    unsafe { stack.get_unchecked_mut(level) }
 }

@@ -45,6 +45,13 @@
 //! of [`super::propagate`] uses to stop early; the plain search's covers skip that (a compare
 //! and a conditional move per node hidden) and find dead ends by the choice scan, which on
 //! top1465 searched 3% faster and counts the same.
+//!
+//! When every option has the same 4 items in fixed places (every Sudoku matrix without extra
+//! houses: cell, row, column, box; [`Core::width`]), the search hides an option by unrolled
+//! code whose addresses are computed from the node's place in its option, with no
+//! end-of-option test, and the covers of an option's other items take each item's place
+//! from the option instead of reading it from the item's header. The nodes hidden and their
+//! order are those of the general walk, so every count is the same.
 
 use super::ExactCover;
 use std::fmt::Debug;
@@ -156,9 +163,12 @@ struct Node<I> {
     up: I,
     down: I,
     top: I,
-    /// Unused: keeps a node 8 (or 16) bytes, so that its address is an index shifted. The
-    /// 6-byte node (index times 3, then 2) searched 9x9 Sudoku 15-17% slower.
-    _pad: I,
+    /// For an option node, its place in its option (0 for the first node); for a header,
+    /// the place of its item in every option holding it when [`Core::width`] is not 0 (else
+    /// 0); 0 in spacers. Read only when `width` is not 0 (see [`others`]); it also keeps a
+    /// node 8 (or 16) bytes, so that its address is an index shifted: the 6-byte node (index
+    /// times 3, then 2) searched 9x9 Sudoku 15-17% slower.
+    slot: I,
 }
 
 /// Reads node `i` without a bounds check.
@@ -173,6 +183,48 @@ struct Node<I> {
 fn node<I: Idx>(nodes: &[Node<I>], i: u32) -> Node<I> {
     debug_assert!((i as usize) < nodes.len());
     unsafe { *nodes.get_unchecked(i as usize) }
+}
+
+/// Node `i`'s `up`, `down` and `top` read one by one (its `slot` left 0), for [`others`]
+/// with `W > 0`. A node read whole is one 64-bit load, which cannot take its value from the
+/// 16-bit store that unlinked a neighbour a moment before (store forwarding fails and the
+/// load waits for the store to reach the cache); loads of one field each can.
+#[inline(always)]
+fn node_fields<I: Idx>(nodes: &[Node<I>], i: u32) -> Node<I> {
+    debug_assert!((i as usize) < nodes.len());
+    // SAFETY: as for `node`.
+    let n = unsafe { nodes.get_unchecked(i as usize) };
+    Node {
+        up: n.up,
+        down: n.down,
+        top: n.top,
+        slot: I::default(),
+    }
+}
+
+/// `v`, through an empty `asm!` block on x86-64, so that the compiler cannot narrow a loop
+/// variable started from it. A node index walking a list (`rr = down(rr)`) would otherwise
+/// be kept in 16 bits and zero-extended again before every load: one more cycle on the
+/// chain of dependent loads that a list walk is. Only the generated code depends on it, never
+/// a result: every cover and uncover goes through it, so every test of the searches runs it.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn opaque(mut v: u32) -> u32 {
+    // SAFETY: the template is empty (a comment naming the register): no instruction runs,
+    // and the block declares that it touches no memory, no stack and no flags, reading and
+    // writing only `v`'s register, which it leaves as it was.
+    unsafe {
+        std::arch::asm!("/* {0:e} */", inout(reg) v, options(pure, nomem, nostack, preserves_flags))
+    };
+    v
+}
+
+/// [`opaque`] on other targets: `v` itself (the portable code; the narrowing it may leave
+/// costs an instruction at most).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn opaque(v: u32) -> u32 {
+    v
 }
 
 #[inline(always)]
@@ -193,13 +245,31 @@ fn key_mut<K: Key>(key: &mut [K], i: u32) -> &mut K {
 /// (the spacer's `up`) up to `rr - 1`. The next index is known before the node is read, so
 /// the loads of an option's nodes do not wait on one another (as they would on a `right`
 /// link), and each node costs one test.
+///
+/// `W > 0` says that every option has exactly `W` nodes and that `rr` is the node in place
+/// `slot` of its option (see [`Core::width`]; 9x9 Sudoku: `W = 4`, and a cover knows `slot`
+/// from its item's header): the others are then `rr - slot + (slot + j) mod W` for
+/// `j = 1..W`, the same nodes in the same order, with no test at all (no branch to
+/// mispredict where an option ends) and with addresses known before any node is read.
+/// `W = 0`: any options (`slot` unused).
 #[inline(always)]
-fn others<I: Idx>(
+fn others<I: Idx, const W: u32>(
     nodes: &mut [Node<I>],
     rr: u32,
+    slot: u32,
     items: u32,
     mut f: impl FnMut(&mut [Node<I>], u32, Node<I>),
 ) {
+    if W > 0 {
+        let start = rr - slot;
+        for j in 1..W {
+            let q = start + (slot + j) % W;
+            let n = node_fields(nodes, q);
+            debug_assert!(n.top.get() < items && node(nodes, q).slot.get() == (slot + j) % W);
+            f(nodes, q, n);
+        }
+        return;
+    }
     let mut nn = rr + 1;
     let mut n = node(nodes, nn);
     while n.top.get() < items {
@@ -274,6 +344,11 @@ pub(crate) struct Core<I, K> {
     /// The elimination at every level ([`super::propagate`]), off unless
     /// [`Links::set_propagation`] turned it on, and its state.
     pub(crate) prop: PropState,
+    /// Nodes per option when every linked option has the same number and every item has the
+    /// same place in all the options holding it (every Sudoku matrix without extra houses:
+    /// 4, the cell, then the row, column and box), else 0. The search then hides options by
+    /// [`others`] with that `W`, each header's `slot` saying its item's place.
+    pub(crate) width: u32,
 }
 
 /// The switch, trail and work lists of the elimination in the search (module `propagate`,
@@ -500,6 +575,19 @@ impl Links {
             .collect())
     }
 
+    /// Makes the searches that follow run the portable code (no AVX2 choice scan) even on a
+    /// CPU that has AVX2 (tests: the code every other CPU runs).
+    #[cfg(test)]
+    pub(crate) fn force_portable_search(&mut self) {
+        with_core!(&mut self.core, c => c.avx2 = false)
+    }
+
+    /// [`Core::width`] (tests).
+    #[cfg(test)]
+    pub(crate) fn width(&self) -> u32 {
+        with_core!(&self.core, c => c.width)
+    }
+
     /// Primary items not covered.
     #[cfg(test)]
     pub(crate) fn active(&self) -> u32 {
@@ -521,7 +609,7 @@ impl<I: Idx, K: Key> Core<I, K> {
                 up: i,
                 down: i,
                 top: i,
-                _pad: I::default(),
+                slot: I::default(),
             });
             if i.get() as usize >= primary {
                 *k = K::SECONDARY;
@@ -532,9 +620,11 @@ impl<I: Idx, K: Key> Core<I, K> {
             up: I::of(0),
             down: I::of(0),
             top: I::of(u32::MAX),
-            _pad: I::default(),
+            slot: I::default(),
         });
         let mut spacer_count = 0u32;
+        // `Core::width` (`None` before the first option).
+        let mut width = None;
         for o in 0..x.options() {
             let opt = x.option(o);
             if !x.has_primary(o) {
@@ -542,14 +632,26 @@ impl<I: Idx, K: Key> Core<I, K> {
             }
             let spacer = nodes.len() - 1;
             let first = nodes.len() as u32;
-            for &i in opt {
+            width = match width {
+                None => Some(opt.len() as u32),
+                Some(w) if w == opt.len() as u32 => Some(w),
+                Some(_) => Some(0),
+            };
+            for (place, &i) in opt.iter().enumerate() {
                 let p = nodes.len() as u32;
                 let last = nodes[i as usize].up;
+                // The header's slot: its item's place in the first option holding it.
+                let header = &mut nodes[i as usize];
+                if header.down.get() == i {
+                    header.slot = I::of(place as u32);
+                } else if header.slot.get() != place as u32 {
+                    width = Some(0);
+                }
                 nodes.push(Node {
                     up: last,
                     down: I::of(i),
                     top: I::of(i),
-                    _pad: I::default(),
+                    slot: I::of(place as u32),
                 });
                 nodes[last.get() as usize].down = I::of(p);
                 nodes[i as usize].up = I::of(p);
@@ -564,7 +666,7 @@ impl<I: Idx, K: Key> Core<I, K> {
                 up: I::of(first),
                 down: I::of(0),
                 top: I::of((I::NODES as u32).wrapping_sub(1).wrapping_sub(o as u32)),
-                _pad: I::default(),
+                slot: I::default(),
             });
         }
         debug_assert!(spacer_count as usize <= x.options());
@@ -586,6 +688,7 @@ impl<I: Idx, K: Key> Core<I, K> {
             avx2: has_avx2(),
             scan: primary.div_ceil(BLOCK) * BLOCK,
             prop: Default::default(),
+            width: width.unwrap_or(0),
         }
     }
 
@@ -715,14 +818,24 @@ impl<I: Idx, K: Key> Core<I, K> {
     /// (removes the option's other nodes from their items' lists). Counts DLX1's updates.
     #[inline]
     pub(crate) fn cover(&mut self, c: u32) {
-        self.cover_noting::<true>(c)
+        self.cover_noting::<true, 0>(c)
     }
 
     /// `cover(c)`; `ZEROED`: note an item left with no option in `zeroed` (a compare and a
     /// conditional move per node hidden, which the search without elimination does not pay:
-    /// it finds dead ends by its choice scan).
+    /// it finds dead ends by its choice scan); `W`: every option has `W` nodes, or `W = 0`
+    /// (see [`others`]).
     #[inline(always)]
-    pub(crate) fn cover_noting<const ZEROED: bool>(&mut self, c: u32) {
+    pub(crate) fn cover_noting<const ZEROED: bool, const W: u32>(&mut self, c: u32) {
+        let slot = node(&self.nodes, c).slot.get();
+        self.cover_at::<ZEROED, W>(c, slot)
+    }
+
+    /// `cover_noting(c)` for an item in place `slot` of its options when `W` is not 0 (see
+    /// [`others`]; unused otherwise): [`Core::cover_others`] knows it without reading the
+    /// item's header.
+    #[inline(always)]
+    fn cover_at<const ZEROED: bool, const W: u32>(&mut self, c: u32, slot: u32) {
         let nodes = &mut self.nodes[..];
         let key = &mut self.key[..];
         let mut updates = 1;
@@ -735,10 +848,10 @@ impl<I: Idx, K: Key> Core<I, K> {
         // `rr`'s own links are read once: hiding its option changes only the lists of the
         // option's other items, never the list of `c` that `rr` is in.
         let items = self.items;
-        let mut rr = node(nodes, c).down.get();
+        let mut rr = opaque(node(nodes, c).down.get());
         while rr != c {
             let next = node(nodes, rr).down.get();
-            others(nodes, rr, items, |nodes, _, n| {
+            others::<I, W>(nodes, rr, slot, items, |nodes, _, n| {
                 let zero = unlink(nodes, key, n);
                 // A key of 0 is an active primary item left with no option.
                 if ZEROED {
@@ -757,13 +870,26 @@ impl<I: Idx, K: Key> Core<I, K> {
     /// Undoes `cover(c)`; must be called in the exact reverse order of the covers.
     #[inline]
     pub(crate) fn uncover(&mut self, c: u32) {
+        self.uncover_width::<0>(c)
+    }
+
+    /// `uncover(c)`; `W`: see [`Core::cover_noting`].
+    #[inline(always)]
+    pub(crate) fn uncover_width<const W: u32>(&mut self, c: u32) {
+        let slot = node(&self.nodes, c).slot.get();
+        self.uncover_at::<W>(c, slot)
+    }
+
+    /// `uncover_width(c)` for an item in place `slot` (see [`Core::cover_at`]).
+    #[inline(always)]
+    fn uncover_at<const W: u32>(&mut self, c: u32, slot: u32) {
         let nodes = &mut self.nodes[..];
         let key = &mut self.key[..];
         let items = self.items;
-        let mut rr = node(nodes, c).down.get();
+        let mut rr = opaque(node(nodes, c).down.get());
         while rr != c {
             let next = node(nodes, rr).down.get();
-            others(nodes, rr, items, |nodes, nn, n| {
+            others::<I, W>(nodes, rr, slot, items, |nodes, nn, n| {
                 link_back(nodes, key, nn, n)
             });
             rr = next;
@@ -776,24 +902,46 @@ impl<I: Idx, K: Key> Core<I, K> {
     }
 
     /// Covers the items of the option holding node `p` other than `p`'s own, going right
-    /// (DLX1's "cover all other items of `cur_node`"); `ZEROED`: see [`Core::cover_noting`].
-    #[inline]
-    pub(crate) fn cover_others<const ZEROED: bool>(&mut self, p: u32) {
+    /// (DLX1's "cover all other items of `cur_node`"); `ZEROED`, `W`: see
+    /// [`Core::cover_noting`].
+    #[inline(always)]
+    pub(crate) fn cover_others<const ZEROED: bool, const W: u32>(&mut self, p: u32) {
+        if W > 0 {
+            // The option's other nodes in the same order as below (see [`others`]).
+            // The item of the node in place `place` has that place in all its options.
+            let slot = node(&self.nodes, p).slot.get();
+            for j in 1..W {
+                let place = (slot + j) % W;
+                let top = self.top(p - slot + place);
+                self.cover_at::<ZEROED, W>(top, place);
+            }
+            return;
+        }
         let mut q = p + 1;
         while q != p {
             let Node { up, top, .. } = node(&self.nodes, q);
             if top.get() >= self.items {
                 q = up.get();
             } else {
-                self.cover_noting::<ZEROED>(top.get());
+                self.cover_noting::<ZEROED, W>(top.get());
                 q += 1;
             }
         }
     }
 
-    /// Undoes `cover_others(p)`, going left (through the spacer before the option).
-    #[inline]
-    pub(crate) fn uncover_others(&mut self, p: u32) {
+    /// Undoes `cover_others(p)`, going left (through the spacer before the option); `W`: see
+    /// [`Core::cover_noting`].
+    #[inline(always)]
+    pub(crate) fn uncover_others<const W: u32>(&mut self, p: u32) {
+        if W > 0 {
+            let slot = node(&self.nodes, p).slot.get();
+            for j in (1..W).rev() {
+                let place = (slot + j) % W;
+                let top = self.top(p - slot + place);
+                self.uncover_at::<W>(top, place);
+            }
+            return;
+        }
         let mut q = p - 1;
         while q != p {
             let Node { down, top, .. } = node(&self.nodes, q);
@@ -837,7 +985,7 @@ impl<I: Idx, K: Key> Core<I, K> {
         let zero = unlink(nodes, key, n);
         let mut zeroed = if zero { n.top.get() } else { self.zeroed };
         let mut updates = 1;
-        others(nodes, p, items, |nodes, _, n| {
+        others::<I, 0>(nodes, p, 0, items, |nodes, _, n| {
             let zero = unlink(nodes, key, n);
             zeroed = if zero { n.top.get() } else { zeroed };
             updates += 1;
@@ -854,7 +1002,9 @@ impl<I: Idx, K: Key> Core<I, K> {
         let key = &mut self.key[..];
         let items = self.items;
         link_back(nodes, key, p, node(nodes, p));
-        others(nodes, p, items, |nodes, nn, n| link_back(nodes, key, nn, n));
+        others::<I, 0>(nodes, p, 0, items, |nodes, nn, n| {
+            link_back(nodes, key, nn, n)
+        });
     }
 
     fn select(&mut self, option: &[u32]) -> Result<(), u32> {
@@ -890,7 +1040,13 @@ impl<I: Idx, K: Key> Core<I, K> {
                 return Err(i);
             }
             for &i in option {
-                self.cover(i);
+                // The givens' covers are a tenth of the work on top1465: hide options of 4
+                // nodes by the unrolled code too (same lists, same `zeroed`).
+                if self.width == 4 {
+                    self.cover_noting::<true, 4>(i);
+                } else {
+                    self.cover(i);
+                }
             }
         }
         self.updates = updates;
@@ -966,7 +1122,7 @@ impl<I: Idx, K: Key> Core<I, K> {
                 self.restore_to(self.prop.mark[l]);
             }
             let p = self.choice[l];
-            self.uncover_others(p);
+            self.uncover_others::<0>(p);
             let c = self.top(p);
             self.uncover(c);
         }

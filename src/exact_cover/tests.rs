@@ -138,14 +138,23 @@ fn same_counts(a: &Stats, b: &Stats) {
 }
 
 /// [`solve_exact_cover`] on a forced representation (`u32`/`i32` when `large`, else
-/// `u16`/`i16`), checking that the search leaves the links as built.
-fn solve_forced(x: &ExactCover, limits: &Limits, large: bool) -> (Stats, Vec<Vec<usize>>) {
+/// `u16`/`i16`), with the portable choice scan when `portable` (else the AVX2 one where the
+/// CPU has it), checking that the search leaves the links as built.
+fn solve_forced(
+    x: &ExactCover,
+    limits: &Limits,
+    large: bool,
+    portable: bool,
+) -> (Stats, Vec<Vec<usize>>) {
     let mut search = crate::search::Search::new(limits);
     let mut links = Links::new_forced(x, large);
     assert_eq!(
         links.representation(),
         if large { "large" } else { "small" }
     );
+    if portable {
+        links.force_portable_search();
+    }
     let fresh = links.clone();
     let mut sols = Vec::new();
     links.search(&mut search, |s, o| {
@@ -156,12 +165,15 @@ fn solve_forced(x: &ExactCover, limits: &Limits, large: bool) -> (Stats, Vec<Vec
     (search.finish().stats, sols)
 }
 
-/// Checks the forced representations against `stats` and `sols`.
+/// Checks the forced representations, each with the portable and the AVX2 search (the
+/// portable one twice where the CPU has no AVX2), against `stats` and `sols`.
 fn same_in_every_representation(x: &ExactCover, cap: u64, stats: &Stats, sols: &[Vec<usize>]) {
     for large in [false, true] {
-        let (s, so) = solve_forced(x, &Limits::solutions(cap), large);
-        same_counts(&s, stats);
-        assert_eq!(so, sols);
+        for portable in [false, true] {
+            let (s, so) = solve_forced(x, &Limits::solutions(cap), large, portable);
+            same_counts(&s, stats);
+            assert_eq!(so, sols);
+        }
     }
 }
 
@@ -214,6 +226,75 @@ fn start_equals_select_after_a_discarding_search() {
             assert_eq!(sa, sb, "round {round}");
         }
     }
+}
+
+/// A problem whose options all have one item of each of 4 groups, in group order (so every
+/// item has one place in all its options, as in a Sudoku matrix), some of them secondary.
+fn random_four_place_problem(rng: &mut impl Rng) -> ExactCover {
+    let sizes: Vec<u32> = (0..4).map(|_| rng.gen_range(1..4)).collect();
+    let secondary = rng.gen_range(0..2);
+    let all: u32 = sizes.iter().sum::<u32>() + secondary;
+    let mut x = ExactCover::unnamed(all as usize - secondary as usize, secondary as usize);
+    for _ in 0..rng.gen_range(1..25) {
+        let mut base = 0;
+        let mut option = Vec::new();
+        for (g, &n) in sizes.iter().enumerate() {
+            // The last group also draws the secondary items, numbered after the primary ones.
+            let n = if g == 3 { n + secondary } else { n };
+            let pick = rng.gen_range(0..n);
+            option.push(if g == 3 && pick >= sizes[3] {
+                all - secondary + pick - sizes[3]
+            } else {
+                base + pick
+            });
+            base += n;
+        }
+        x.add_option(option).unwrap();
+    }
+    x
+}
+
+/// Options of 4 items in fixed places are hidden by the unrolled code of the search
+/// (`Core::width` 4), which must count and find exactly what the reference does, from fresh
+/// links and from [`Links::start`] after a discarding search; mixed widths or places use the
+/// general walk.
+#[test]
+fn four_place_options_agree_with_the_reference() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+    for round in 0..300 {
+        let x = random_four_place_problem(&mut rng);
+        let picked = rng.gen_range(0..x.options());
+        for cap in [0u64, 1, 2] {
+            let (stats, sols) = Reference::run(&x, cap as usize);
+            let o = solve_exact_cover(&x, &Limits::solutions(cap));
+            same_counts(&o.stats, &stats);
+            assert_eq!(o.solutions, sols, "round {round} cap {cap}");
+            same_in_every_representation(&x, cap, &stats, &sols);
+            for large in [false, true] {
+                let mut fresh = Links::new_forced(&x, large);
+                assert_eq!(fresh.width(), 4, "round {round}");
+                let mut dirty = fresh.clone();
+                let one = Limits::solutions(1);
+                let mut s = crate::search::Search::new(&one);
+                dirty.search_discarding(&mut s, |s, _| s.solution(&[]));
+                let selected = fresh.select(x.option(picked));
+                assert_eq!(dirty.start([x.option(picked)]), selected);
+                if selected.is_ok() {
+                    assert_eq!(dirty.active_lists(), fresh.active_lists(), "round {round}");
+                }
+            }
+        }
+    }
+    let g = Geometry::square(9).unwrap();
+    assert_eq!(Links::new(SudokuCover::full(&g).cover()).width(), 4);
+    let g = g.with_diagonals(true);
+    assert_eq!(Links::new(SudokuCover::full(&g).cover()).width(), 0);
+    let mut x = ExactCover::unnamed(3, 0);
+    x.add_option([0, 1]).unwrap();
+    x.add_option([1, 0]).unwrap();
+    assert_eq!(Links::new(&x).width(), 0, "one item in two places");
+    x.add_option([2]).unwrap();
+    assert_eq!(Links::new(&x).width(), 0, "two widths");
 }
 
 #[test]
