@@ -247,7 +247,8 @@ impl Record {
 /// The fast path of the runner: a row written straight into bytes, equal (read back) to the
 /// serde serialisation of [`Record::new`], without building a `Record`. What is known before
 /// the run is prepared once: per dataset ([`DatasetFields`]) and per configuration
-/// ([`config_prefix`]); per row the puzzle's line and the outcome's numbers are formatted.
+/// ([`config_prefix`], [`config_suffix`]); per row the puzzle's line and the outcome's
+/// numbers are formatted.
 /// Durations are written exactly, as seconds with nine decimals.
 pub struct RowParts<'a> {
     pub dataset: &'a DatasetFields,
@@ -256,9 +257,9 @@ pub struct RowParts<'a> {
     pub puzzle: &'a Puzzle,
     pub config_prefix: &'a str,
     pub repetition: u64,
-    pub limits: &'a Limits,
+    /// [`config_suffix`] of the run's limits and shard.
+    pub config_suffix: &'a [u8],
     pub search_tree: bool,
-    pub shard: &'a str,
     pub job: u64,
 }
 
@@ -388,6 +389,22 @@ pub fn config_prefix(config: &str, spec: &EngineSpec) -> String {
     s
 }
 
+/// Fields `time_limit_s` to `shard`, each followed by a comma: what follows the timings in
+/// every row of a configuration (and shard), formatted once rather than per row.
+pub fn config_suffix(limits: &Limits, shard: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    match limits.time_limit {
+        Some(t) => secs(&mut out, t),
+        None => out.push(b','),
+    }
+    opt_int(&mut out, limits.node_limit);
+    int(&mut out, limits.max_solutions);
+    out.push(b',');
+    push_field_bytes(&mut out, shard);
+    out.push(b',');
+    out
+}
+
 /// Appends one CSV field, quoted (with doubled quotes) when it holds a comma, a quote or a
 /// line break, as the `csv` crate writes it.
 fn push_field(s: &mut String, field: &str) {
@@ -428,15 +445,7 @@ pub fn write_row(out: &mut Vec<u8>, parts: &RowParts<'_>, outcome: &Outcome) {
     secs(out, outcome.solve);
     secs(out, outcome.build + outcome.solve);
     secs(out, outcome.wall);
-    match parts.limits.time_limit {
-        Some(t) => secs(out, t),
-        None => out.push(b','),
-    }
-    opt_int(out, parts.limits.node_limit);
-    int(out, parts.limits.max_solutions);
-    out.push(b',');
-    push_field_bytes(out, parts.shard);
-    out.push(b',');
+    out.extend_from_slice(parts.config_suffix);
     int(out, parts.job);
     out.push(b',');
     if let Some(note) = &outcome.note {
@@ -770,9 +779,8 @@ mod tests {
                 puzzle,
                 config_prefix: &config_prefix("my \"config\"", &spec),
                 repetition: 2,
-                limits: &limits,
+                config_suffix: &config_suffix(&limits, "1/3"),
                 search_tree: engines::find(&spec.name).unwrap().search_tree,
-                shard: "1/3",
                 job: 99,
             };
             write_row(&mut bytes, &parts, &outcome);

@@ -338,6 +338,10 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         .iter()
         .map(|c| record::config_prefix(&c.label, &c.spec))
         .collect();
+    let config_suffixes = limits
+        .iter()
+        .map(|l| record::config_suffix(l, &shard_text))
+        .collect();
     let search_tree = exp
         .engines
         .iter()
@@ -348,6 +352,7 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         datasets: loaded,
         limits,
         config_prefixes,
+        config_suffixes,
         search_tree,
         out: Output {
             pending: Mutex::new(Pending {
@@ -361,7 +366,6 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
             }),
         },
         todo,
-        shard: shard_text,
         next: AtomicUsize::new(0),
         finished: AtomicUsize::new(0),
         failure: Mutex::new(None),
@@ -739,10 +743,11 @@ struct Shared {
     limits: Vec<Limits>,
     /// Per configuration: [`record::config_prefix`] and whether its engine has a search tree.
     config_prefixes: Vec<String>,
+    /// Per configuration: [`record::config_suffix`] of its limits and the shard.
+    config_suffixes: Vec<Vec<u8>>,
     search_tree: Vec<bool>,
     /// This invocation's jobs, in run order.
     todo: Vec<Job>,
-    shard: String,
     next: AtomicUsize,
     out: Output,
     /// Rows handed to the output by this invocation (buffered or written): the length of
@@ -832,9 +837,8 @@ impl Shared {
             puzzle: &dataset.puzzles[job.puzzle as usize],
             config_prefix: &self.config_prefixes[c],
             repetition: job.repetition as u64,
-            limits: &self.limits[c],
+            config_suffix: &self.config_suffixes[c],
             search_tree,
-            shard: &self.shard,
             job: job.job,
         };
         let done = Done {

@@ -93,65 +93,62 @@ pub fn summarize_runs<'a>(runs: impl IntoIterator<Item = RunView<'a>>) -> Vec<Su
 /// makes its views from the few numbers it keeps per row rather than collecting 50,000 of
 /// them (6 MB, whose page faults alone cost more than making each view several times).
 pub fn summarize_indexed<'a>(count: usize, run: impl Fn(usize) -> RunView<'a>) -> Vec<SummaryLine> {
-    let mut order: Vec<&str> = Vec::new();
-    let mut buckets: Vec<Vec<u32>> = Vec::new();
+    let mut buckets: Vec<Bucket<'a>> = Vec::new();
     let mut last = 0;
     for i in 0..count {
         let r = run(i);
-        let c = if order.get(last).is_some_and(|&c| same_str(c, r.config)) {
+        let key = (r.dataset, r.puzzle_index);
+        let c = if buckets
+            .get(last)
+            .is_some_and(|b| same_str(b.config, r.config))
+        {
             last
-        } else if let Some(c) = order.iter().position(|&c| c == r.config) {
+        } else if let Some(c) = buckets.iter().position(|b| b.config == r.config) {
             c
         } else {
-            order.push(r.config);
             // The first configuration's bucket is reserved for every run left (exact for a
             // one-configuration run; untouched capacity costs no page): growing it by
             // doubling copied it and faulted its pages in again at each step.
             let capacity = if buckets.is_empty() { count - i } else { 0 };
-            buckets.push(Vec::with_capacity(capacity));
-            order.len() - 1
+            buckets.push(Bucket {
+                config: r.config,
+                runs: Vec::with_capacity(capacity),
+                last: key,
+                sorted: true,
+            });
+            buckets.len() - 1
         };
         last = c;
-        let i = u32::try_from(i).expect("at most 2^32 runs");
-        buckets[c].push(i);
+        let b = &mut buckets[c];
+        // Input in job order is already sorted: seen here, on the view made anyway, where a
+        // later pass made a view per run again (and a sort's own check two per comparison).
+        b.sorted &= instance_cmp(&key, &b.last).is_ge();
+        b.last = key;
+        b.runs.push(u32::try_from(i).expect("at most 2^32 runs"));
     }
     let key = |i: &u32| {
         let r = run(*i as usize);
         (r.dataset, r.puzzle_index)
     };
-    order
+    buckets
         .into_iter()
-        .zip(&mut buckets)
-        .map(|(config, indexes)| {
-            // Input in job order is already sorted: seeing it takes one key per run, where the
-            // sort's own check makes two per comparison (each key is a view of the run).
-            if !sorted_by_key(indexes, key, instance_cmp) {
-                indexes.sort_by(|a, b| instance_cmp(&key(a), &key(b)));
+        .map(|mut b| {
+            if !b.sorted {
+                b.runs.sort_by(|x, y| instance_cmp(&key(x), &key(y)));
             }
-            let sorted = indexes.iter().map(|&i| run(i as usize));
-            summarize_config(config, indexes.len(), sorted)
+            let sorted = b.runs.iter().map(|&i| run(i as usize));
+            summarize_config(b.config, b.runs.len(), sorted)
         })
         .collect()
 }
 
-/// Whether `items` are in non-decreasing order of `key` by `cmp`, each key made once
-/// (`slice::is_sorted_by_key` needs Rust 1.82, above this crate's MSRV).
-fn sorted_by_key<T, K>(
-    items: &[T],
-    key: impl Fn(&T) -> K,
-    cmp: impl Fn(&K, &K) -> std::cmp::Ordering,
-) -> bool {
-    let mut keys = items.iter().map(key);
-    let Some(mut previous) = keys.next() else {
-        return true;
-    };
-    for k in keys {
-        if cmp(&k, &previous).is_lt() {
-            return false;
-        }
-        previous = k;
-    }
-    true
+/// One configuration's runs (indexes, in input order), its last run's instance and whether
+/// its runs came in instance order.
+struct Bucket<'a> {
+    config: &'a str,
+    runs: Vec<u32>,
+    last: (&'a str, u64),
+    sorted: bool,
 }
 
 /// Whether two strings are equal, seen without a byte comparison when they are the same
@@ -442,24 +439,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn sortedness_is_seen_by_key() {
-        let key = |&(k, _): &(u32, &str)| k;
-        assert!(sorted_by_key::<(u32, &str), u32>(&[], key, u32::cmp));
-        assert!(sorted_by_key(
-            &[(1, "b"), (1, "a"), (2, "c")],
-            key,
-            u32::cmp
-        ));
-        assert!(!sorted_by_key(
-            &[(1, "a"), (3, "b"), (2, "c")],
-            key,
-            u32::cmp
-        ));
-    }
-
-    /// Sorting the keys sorts the floats as `total_cmp` does, signs, zeros, infinities and
-    /// NaNs included, and a key gives back its float bit for bit.
     #[test]
     fn total_keys_order_as_total_cmp() {
         let mut values = vec![
