@@ -144,8 +144,8 @@ pub struct CnfOptions {
     pub dedup: bool,
     /// `reduced` only: after singles, failed-literal probing with the singles propagator and
     /// the cell dilemma on the cells with at most three candidates, to a fixpoint
-    /// ([`crate::cnf::singles`]). Off by default: faster on easy 9x9 sets, slower on the
-    /// hardest and on rk-81x81 (docs/engines.md, "Probing before encoding").
+    /// ([`crate::cnf::singles`]). Off here; the sat engine's `probe=auto` turns it on for
+    /// grids up to 9x9 (docs/engines.md, "Probing before encoding").
     pub probe: bool,
 }
 

@@ -24,7 +24,8 @@
 //! candidates would need a box-line intersection table that jigsaw and X houses make
 //! irregular.
 //!
-//! Optional failed-literal probing (`probe=true`, off by default), after singles, to a
+//! Optional failed-literal probing (`probe=true`; the sat engine's default `probe=auto` uses it
+//! on grids up to 9x9), after singles, to a
 //! fixpoint: each candidate `d` of each open cell `c` with at most three candidates is placed
 //! on trial and singles run from it; every change is written to a trail and undone
 //! afterwards.
@@ -40,7 +41,7 @@
 //! and answers many puzzles with no solver call, but each trial costs a singles run. Probing
 //! every open cell made 17-clue puzzles 2.0x as fast, forum-hardest 0.70x and rk-81x81 about
 //! half as fast; probing the cells with at most three candidates, 2.2x, 0.94x and 0.75x.
-//! Measured in docs/engines.md ("Probing before encoding"); off by default.
+//! Measured in docs/engines.md ("Probing before encoding").
 //!
 //! Counts are kept per cell (candidates left) and per (house, digit) (candidate cells left),
 //! so each rule fires from a counter reaching 1, and the whole run is linear in the

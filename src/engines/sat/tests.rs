@@ -532,6 +532,7 @@ fn size_guard_is_this_puzzles_formula() {
             let with = |bound: u64| {
                 let o = EngineOptions::new()
                     .with("encoding", e)
+                    .with("probe", "false")
                     .with("max_literals", &bound.to_string());
                 let mut eng = Sat::from_options(&o).unwrap();
                 run(&mut eng, &p, &Limits::solutions(2))
@@ -729,4 +730,45 @@ fn incremental_mode_agrees_with_fresh_solvers() {
         }
         assert!(Sat::from_options(&o).is_err(), "{bad:?}");
     }
+}
+
+/// `probe=auto`, the default with `reduced`, probes 9x9 puzzles only: by default the formula
+/// of a 9x9 puzzle is the probed one (strictly smaller than without probing on some of
+/// norvig-top95, same answers), and a 16x16 puzzle's is the one without probing.
+#[test]
+fn probing_is_on_by_default_up_to_9x9_only() {
+    let with = |probe: Option<&str>| {
+        let mut o = EngineOptions::new();
+        if let Some(p) = probe {
+            o = o.with("probe", p);
+        }
+        Sat::from_options(&o).unwrap()
+    };
+    let (mut auto, mut on, mut off) = (with(None), with(Some("true")), with(Some("false")));
+    let mut smaller = 0;
+    for p in norvig(20) {
+        let limits = Limits::solutions(2);
+        let (a, t, f) = (
+            run(&mut auto, &p, &limits),
+            run(&mut on, &p, &limits),
+            run(&mut off, &p, &limits),
+        );
+        assert_eq!((a.status, &a.solutions), (f.status, &f.solutions));
+        assert_eq!(
+            (a.stats.vars, a.stats.clauses),
+            (t.stats.vars, t.stats.clauses)
+        );
+        smaller += usize::from(a.stats.vars < f.stats.vars);
+    }
+    assert!(smaller > 0);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/rk-16x16.txt");
+    let p16 = &crate::puzzle::read_puzzles(Path::new(path)).unwrap()[0];
+    let limits = Limits::solutions(2);
+    let (a, f) = (run(&mut auto, p16, &limits), run(&mut off, p16, &limits));
+    assert_eq!(a.status, Status::Unique);
+    assert_eq!(
+        (a.stats.vars, a.stats.clauses),
+        (f.stats.vars, f.stats.clauses)
+    );
+    assert!(Sat::from_options(&EngineOptions::new().with("probe", "maybe")).is_err());
 }
