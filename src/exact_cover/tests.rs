@@ -254,6 +254,17 @@ fn random_four_place_problem(rng: &mut impl Rng) -> ExactCover {
     x
 }
 
+/// Solves `x` up to `cap` solutions in every representation and checks each against the
+/// reference (counts and solutions); returns the default solver's outcome.
+fn agrees_with_the_reference(x: &ExactCover, cap: u64, round: usize) -> CoverOutcome {
+    let (stats, sols) = Reference::run(x, cap as usize);
+    let o = solve_exact_cover(x, &Limits::solutions(cap));
+    same_counts(&o.stats, &stats);
+    assert_eq!(o.solutions, sols, "round {round} cap {cap}");
+    same_in_every_representation(x, cap, &stats, &sols);
+    o
+}
+
 /// Options of 4 items in fixed places are hidden by the unrolled code of the search
 /// (`Core::width` 4), which must count and find exactly what the reference does, from fresh
 /// links and from [`Links::start`] after a discarding search; mixed widths or places use the
@@ -265,11 +276,7 @@ fn four_place_options_agree_with_the_reference() {
         let x = random_four_place_problem(&mut rng);
         let picked = rng.gen_range(0..x.options());
         for cap in [0u64, 1, 2] {
-            let (stats, sols) = Reference::run(&x, cap as usize);
-            let o = solve_exact_cover(&x, &Limits::solutions(cap));
-            same_counts(&o.stats, &stats);
-            assert_eq!(o.solutions, sols, "round {round} cap {cap}");
-            same_in_every_representation(&x, cap, &stats, &sols);
+            agrees_with_the_reference(&x, cap, round);
             for large in [false, true] {
                 let mut fresh = Links::new_forced(&x, large);
                 assert_eq!(fresh.width(), 4, "round {round}");
@@ -303,15 +310,11 @@ fn links_agree_with_the_reference_on_random_problems() {
     for round in 0..400 {
         let x = random_problem(&mut rng);
         for cap in [0u64, 1, 2] {
-            let (stats, sols) = Reference::run(&x, cap as usize);
-            let o = solve_exact_cover(&x, &Limits::solutions(cap));
-            same_counts(&o.stats, &stats);
-            assert_eq!(o.solutions, sols, "round {round} cap {cap}");
-            same_in_every_representation(&x, cap, &stats, &sols);
+            let o = agrees_with_the_reference(&x, cap, round);
             for s in &o.solutions {
                 x.check_solution(s).unwrap();
             }
-            let want = match (sols.len(), cap) {
+            let want = match (o.solutions.len(), cap) {
                 (0, _) => Status::Unsat,
                 (1, 1) => Status::Solved,
                 (1, _) => Status::Unique,
