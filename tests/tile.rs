@@ -297,3 +297,28 @@ fn bad_pieces_are_reported_with_position() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown engine"));
 }
+
+/// An engine that cannot solve the tilings' jigsaw sudoku (`fast`: 9x9 classic and X only) is
+/// a usage error that says so, with the engine's own reason; not a quiet "undecided", exit 0.
+#[test]
+fn an_engine_without_jigsaw_support_is_refused_with_its_reason() {
+    let path = data("pieces/jigsaw-9x9.txt");
+    let o = run(&["tile", path.to_str().unwrap(), "--engine", "fast"]);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(
+        out.contains("0 undecided, 1 unsupported by the engine"),
+        "{out}"
+    );
+    assert!(
+        err.contains("expected an engine that solves 9x9 jigsaw sudoku")
+            && err.contains("found --engine fast which answered unsupported on 1 distinct puzzle")
+            && err.contains("fast handles 9x9 grids with 3x3 boxes"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    // the same pieces with an engine that takes jigsaw grids: no such message, exit 0
+    let o = run(&["tile", path.to_str().unwrap(), "--engine", "human"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("unsupported"), "{}", stdout(&o));
+}

@@ -145,6 +145,18 @@ pub fn run(args: TileArgs) -> anyhow::Result<ExitCode> {
     if !report.engine_errors.is_empty() {
         return Ok(ExitCode::from(1));
     }
+    if let Some(why) = &report.unsupported {
+        // The boards are jigsaw puzzles of side N: an engine that cannot take them was the
+        // wrong choice (a usage error), not an open question about the puzzles.
+        eprintln!(
+            "sudolab: {source}: expected an engine that solves {n}x{n} jigsaw sudoku \
+             (e.g. dlx, human, sat), found --engine {} which answered unsupported on {}: {why}",
+            options.engine,
+            plural(report.sudoku.puzzles_unsupported, "distinct puzzle"),
+            n = report.n,
+        );
+        return Ok(ExitCode::from(2));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -214,13 +226,18 @@ pub fn summary(source: &str, r: &TileReport, o: &TileOptions) -> String {
         c.tilings_unsat,
     ));
     s.push_str(&format!(
-        "distinct puzzles: {} unique, {} multiple, {} solved, {} no solution, {} undecided; \
+        "distinct puzzles: {} unique, {} multiple, {} solved, {} no solution, {} undecided{}; \
          nodes {}; {:.6} s\n",
         c.puzzles_unique,
         c.puzzles_multiple,
         c.puzzles_solved,
         c.puzzles_unsat,
         c.puzzles_undecided,
+        if c.puzzles_unsupported > 0 {
+            format!(", {} unsupported by the engine", c.puzzles_unsupported)
+        } else {
+            String::new()
+        },
         c.nodes,
         r.sudoku_time.as_secs_f64()
     ));

@@ -93,13 +93,14 @@ pub struct SudokuCounts {
     pub tilings_unique: u64,
     pub tilings_unsat: u64,
     /// Distinct puzzles by answer; `undecided`: a limit stopped the sudoku search, or the
-    /// engine could not handle the puzzle.
+    /// engine failed; `unsupported`: the engine cannot solve jigsaw puzzles of this size.
     pub puzzles_unique: u64,
     pub puzzles_multiple: u64,
     /// Solved with `--max-solutions 1` (uniqueness not asked).
     pub puzzles_solved: u64,
     pub puzzles_unsat: u64,
     pub puzzles_undecided: u64,
+    pub puzzles_unsupported: u64,
     /// Sum of the engine's nodes over the distinct puzzles.
     pub nodes: u64,
 }
@@ -125,6 +126,9 @@ pub struct TileReport {
     pub shown: Vec<FoundPuzzle>,
     /// Engine failures (an invalid solution returned): bugs, reported apart.
     pub engine_errors: Vec<String>,
+    /// Why the engine answered `unsupported` (its note, from the first such puzzle): the
+    /// engine was the wrong choice for these boards, which is a usage error, not a finding.
+    pub unsupported: Option<String>,
 }
 
 /// Tiles the board with `set`'s pieces by each method of `options` and solves the first
@@ -147,6 +151,7 @@ pub fn tile_and_solve(set: &PieceSet, options: &TileOptions) -> Result<TileRepor
         counts: SudokuCounts::default(),
         shown: Vec::new(),
         errors: Vec::new(),
+        unsupported: None,
         tilings: 0,
         time: Duration::ZERO,
     };
@@ -177,6 +182,7 @@ pub fn tile_and_solve(set: &PieceSet, options: &TileOptions) -> Result<TileRepor
         sudoku_time: solver.time,
         shown: solver.shown,
         engine_errors: solver.errors,
+        unsupported: solver.unsupported,
     })
 }
 
@@ -224,6 +230,7 @@ struct Solver<'a> {
     counts: SudokuCounts,
     shown: Vec<FoundPuzzle>,
     errors: Vec<String>,
+    unsupported: Option<String>,
     tilings: u64,
     time: Duration,
 }
@@ -305,6 +312,14 @@ impl Solver<'_> {
                     outcome.note.as_deref().unwrap_or("failed")
                 ));
                 self.counts.puzzles_undecided += 1;
+            }
+            Status::Unsupported => {
+                self.counts.puzzles_unsupported += 1;
+                if self.unsupported.is_none() {
+                    self.unsupported = Some(outcome.note.clone().unwrap_or_else(|| {
+                        format!("{} cannot solve this puzzle", self.options.engine)
+                    }));
+                }
             }
             _ => self.counts.puzzles_undecided += 1,
         }

@@ -122,17 +122,19 @@ fn boxes_of_a_4x4_sudoku_are_put_back() {
     let want = crate::engines::run(dlx.as_mut(), &reference, &Limits::solutions(2));
     assert_eq!(original.outcome.status, want.status);
     assert_eq!(original.outcome.solutions, want.solutions);
-    // Counts are consistent: every tiling is solved, unsat, or undecided.
+    // Counts are consistent: every tiling is solved, unsat, undecided or unsupported.
     let s = &report.sudoku;
     assert_eq!(
         s.puzzles_unique
             + s.puzzles_multiple
             + s.puzzles_solved
             + s.puzzles_unsat
-            + s.puzzles_undecided,
+            + s.puzzles_undecided
+            + s.puzzles_unsupported,
         24
     );
-    assert_eq!(s.puzzles_undecided, 0);
+    assert_eq!((s.puzzles_undecided, s.puzzles_unsupported), (0, 0));
+    assert_eq!(report.unsupported, None);
     assert!(s.tilings_unique >= 1);
     assert_eq!(s.tilings_solved, (report.shown.len()) as u64);
 }
