@@ -13,11 +13,7 @@ pub fn describe_engines() -> String {
         s.push_str(&format!("    source:       {}\n", e.source));
         s.push_str(&format!("    nodes:        {}\n", e.nodes));
         s.push_str(&format!("    counters:     {}\n", e.counters));
-        let side = match e.max_side {
-            Some(n) => format!("up to {n}x{n}"),
-            None => "any size the model accepts".to_string(),
-        };
-        s.push_str(&format!("    sizes:        {side}\n"));
+        s.push_str(&format!("    sizes:        {}\n", e.sides));
         s.push_str(&format!("    capabilities: {}\n\n", e.capabilities));
     }
     s.push_str(

@@ -59,7 +59,7 @@
 //! Memory is `O(cells + houses * N)`, allocated once per puzzle; nothing is allocated per
 //! node.
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
 use crate::puzzle::{Geometry, Puzzle};
 
 pub static INFO: EngineInfo = EngineInfo {
@@ -76,7 +76,7 @@ pub static INFO: EngineInfo = EngineInfo {
                failed_cells = arrivals at an empty cell after which the search returns to the \
                previous empty cell with no solution found since the arrival (failed subtrees); \
                max_live not applicable",
-    max_side: None,
+    sides: Sides::Any,
     search_tree: true,
     capabilities: "any N the model accepts (up to 1024), boxes, jigsaw regions, diagonals; \
                    no options",

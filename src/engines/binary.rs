@@ -68,7 +68,7 @@
 
 use super::bits::Bits;
 use super::candidates::{Meter, Step, Workspace};
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
 use crate::puzzle::Puzzle;
 use std::any::Any;
 
@@ -83,7 +83,7 @@ pub static INFO: EngineInfo = EngineInfo {
     counters: "guesses = branchings (2 alternatives each); backtracks = dead ends (blocked nodes: \
                an empty cell with no possibility); forced = cells fixed by propagation of \
                single possibilities",
-    max_side: None,
+    sides: Sides::Any,
     search_tree: true,
     capabilities: "any geometry (boxes, jigsaw regions, diagonals), any side up to MAX_SIDE; \
                    counts solutions up to the cap; option propagation=naked (default, the \

@@ -80,7 +80,7 @@
 //!   digits and rows of the number of listed positions (the size of the source's `_matrix`).
 
 use super::bits::Bits;
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Status};
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Status};
 use crate::puzzle::Puzzle;
 
 pub static INFO: EngineInfo = EngineInfo {
@@ -96,7 +96,7 @@ pub static INFO: EngineInfo = EngineInfo {
                passing the masks (dead ends); failed_rows = row visits that exhaust the row's \
                list with no solution found below; candidates = entries of the \
                precomputed (digit, row) -> positions table",
-    max_side: None,
+    sides: Sides::Any,
     search_tree: true,
     capabilities: "boxes R x C, jigsaw regions, X-sudoku diagonals; any side up to the \
                    model's maximum; no options",

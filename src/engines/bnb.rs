@@ -67,7 +67,7 @@
 //! 0.7 GiB; on an empty 25x25 grid the budget binds, at 1,491,308 live nodes (FIFO), and the
 //! whole process peaked at 0.94 GiB resident when measured.
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
 use crate::puzzle::{Geometry, Puzzle};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -92,7 +92,7 @@ pub static INFO: EngineInfo = EngineInfo {
     counters: "guesses = nodes taken at an empty cell with >= 2 feasible digits (children, or \
                solutions at the last cell); backtracks = nodes taken at an empty cell with no \
                feasible digit; max_live = largest queue length",
-    max_side: None,
+    sides: Sides::Any,
     search_tree: true,
     capabilities: "any N the model accepts, boxes, jigsaw regions, diagonals; option \
                    order=fifo (default, breadth-first as in the source) | lifo (depth-first) \

@@ -47,7 +47,7 @@
 //! / `solve` split as without it (the elimination is part of the search). It combines with
 //! `pre=true` (the elimination then runs on the reduced matrix).
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
 use crate::exact_cover::{preprocess, Links, Preprocessed, SudokuCover};
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
@@ -71,7 +71,7 @@ pub static INFO: EngineInfo = EngineInfo {
                prop_removed = options removed by the elimination in the search (summed over \
                the search, again after each backtrack), prop_fired = times the rule removed \
                something, and updates also count the nodes it unlinks",
-    max_side: Some(MAX_SIDE),
+    sides: Sides::UpTo(MAX_SIDE),
     search_tree: true,
     capabilities: "any house list: classic, jigsaw, X; sides up to 128; option pre=false \
                    (default, DLX1 as published) | true (Knuth's DLX-PRE option elimination on \

@@ -85,7 +85,7 @@
 //!   +5% / +34% / +52% on 17-clue / top1465 / forum-hardest. Solution counts and the unique
 //!   solutions are the same on all three sets and on 3,300 mutated puzzles (classic and X).
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
 use crate::puzzle::{Layout, Puzzle};
 
 pub static INFO: EngineInfo = EngineInfo {
@@ -98,7 +98,7 @@ pub static INFO: EngineInfo = EngineInfo {
             propagation is not counted (a puzzle solved by propagation alone has 0)",
     counters: "guesses = guess points (cells guessed on, >= 2 candidates each); backtracks = dead \
                ends (boards found contradictory by propagation)",
-    max_side: Some(9),
+    sides: Sides::Only(9),
     search_tree: true,
     capabilities: "classic 9x9 with 3x3 boxes, and X-sudoku 9x9 (diagonals); any other geometry \
                    is unsupported; counts solutions up to the cap; no options",

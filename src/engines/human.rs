@@ -74,7 +74,7 @@
 
 use super::bits::Bits;
 use super::candidates::{Meter, Step, Workspace};
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search};
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
 use crate::puzzle::Puzzle;
 use std::any::Any;
 
@@ -90,7 +90,7 @@ pub static INFO: EngineInfo = EngineInfo {
                ends (boards found contradictory: an empty cell without candidate or a digit \
                without place in a house); naked_singles / hidden_singles = cells filled by \
                Basic Filler / Deep Filler",
-    max_side: None,
+    sides: Sides::Any,
     search_tree: true,
     capabilities: "any geometry (boxes, jigsaw regions, diagonals), any side up to MAX_SIDE; \
                    counts solutions up to the cap; no options",

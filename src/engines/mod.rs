@@ -147,8 +147,8 @@ pub struct EngineInfo {
     pub nodes: &'static str,
     /// What the other counters (guesses, backtracks, engine-specific ones) count.
     pub counters: &'static str,
-    /// Largest side the engine accepts (`None` = any side the model accepts).
-    pub max_side: Option<usize>,
+    /// The grid sides the engine accepts.
+    pub sides: Sides,
     /// Whether `nodes`, `guesses` and `backtracks` describe a search tree of this engine. A SAT
     /// solver has none (its work is `decisions`, `conflicts` and `propagations`), so records
     /// leave those three cells empty rather than writing a meaningless 0.
@@ -159,6 +159,27 @@ pub struct EngineInfo {
     /// Option sets besides the default that `verify --engines all` also runs (every encoding,
     /// order, backend ... that must agree with the rest).
     pub variants: fn() -> Vec<EngineOptions>,
+}
+
+/// The grid sides an engine accepts (other grids are answered `unsupported`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sides {
+    /// Any side the puzzle model accepts.
+    Any,
+    /// Sides up to this one.
+    UpTo(usize),
+    /// This side only.
+    Only(usize),
+}
+
+impl fmt::Display for Sides {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sides::Any => write!(f, "any size the model accepts"),
+            Sides::UpTo(n) => write!(f, "up to {n}x{n}"),
+            Sides::Only(n) => write!(f, "{n}x{n} only"),
+        }
+    }
 }
 
 /// For [`EngineInfo::variants`]: the engine has no variant besides its default.
@@ -248,6 +269,49 @@ mod tests {
             .parse::<EngineSpec>()
             .unwrap_err();
         assert!(e.contains("one value for option amo"), "{e}");
+    }
+
+    /// What `sudolab engines` says of each engine's sizes is what the engine does: it answers
+    /// every side it claims (up to a node limit) and `unsupported` on the sides it excludes.
+    #[test]
+    fn each_engine_answers_exactly_the_sides_it_declares() {
+        use crate::puzzle::{Geometry, Puzzle};
+        use std::sync::Arc;
+        let limits = Limits {
+            max_solutions: 1,
+            node_limit: Some(2_000),
+            keep_solutions: 0,
+            ..Limits::default()
+        };
+        // (side, box rows, box columns)
+        let mut grids = vec![(4, 2, 2), (6, 2, 3), (9, 3, 3), (12, 3, 4)];
+        for info in ENGINES {
+            let extra = match info.sides {
+                Sides::UpTo(n) => Some(n + 4),
+                _ => None,
+            };
+            grids.extend(extra.map(|n| (n, 2, n / 2)));
+            for &(n, rows, cols) in &grids {
+                let puzzle = Puzzle::empty(Arc::new(Geometry::boxed(n, rows, cols).unwrap()));
+                let mut engine = EngineSpec::new(info.name).make().unwrap();
+                let status = run(engine.as_mut(), &puzzle, &limits).status;
+                let declared = match info.sides {
+                    Sides::Any => true,
+                    Sides::UpTo(max) => n <= max,
+                    Sides::Only(side) => n == side,
+                };
+                assert_eq!(
+                    status != Status::Unsupported,
+                    declared,
+                    "{} ({}) on an empty {n}x{n}: {status}",
+                    info.name,
+                    info.sides
+                );
+            }
+            grids.truncate(4);
+        }
+        assert_eq!(Sides::Only(9).to_string(), "9x9 only");
+        assert_eq!(Sides::UpTo(128).to_string(), "up to 128x128");
     }
 
     #[test]

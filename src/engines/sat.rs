@@ -20,7 +20,7 @@
 //! decisions and is checked between solve calls (varisat and CaDiCaL expose no decisions:
 //! never reached); a backend's conflict limit ends the search as `node-limit`.
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Status, Stop};
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Status, Stop};
 use crate::cnf::{
     decode, encode_into, make_backend, Amo, Budget, CnfEncoding, CnfOptions, EncodeLimits,
     EncodeStop, GivensMode, Interrupt, SatAnswer, Scratch, Teardown,
@@ -44,7 +44,7 @@ pub static INFO: EngineInfo = EngineInfo {
                varisat and embedded CaDiCaL; vars/clauses/literals: the formula encoded (blocking clauses not \
                included); sat_calls: solve calls; solver_cpu_us: CPU of external solver \
                processes",
-    max_side: None,
+    sides: Sides::Any,
     search_tree: false,
     capabilities: "classic, jigsaw, X (any house list); options: \
                    encoding=minimal|efficient|extended|optimized|reduced (reduced; extended with \
