@@ -14,7 +14,15 @@
 # rebuild=20 (tdoku's rule). Every configuration runs once per round, interleaved (round 1:
 # all configurations, round 2: all again, ...), so load drifts hit them alike; the table gives
 # each configuration's median over rounds of puzzles per CPU second (build_s + solve_s of the
-# CSV), and its ratio to fresh reduced. Defaults: 3 rounds, backends batsat varisat cadical.
+# CSV), and its ratio to fresh reduced.
+#
+# Two framings side by side (issue 10's target, "2x fresh on 17-clue, no slower on top1465
+# and forum-hardest"): `/red` is the ratio to fresh reduced (the engine's default, probing up
+# to 9x9) on the same backend, `/ext` the ratio to a fresh solver of the same backend on the
+# same formula as the incremental mode's (fresh extended). Incremental configurations run
+# propagation first (singles + probing, as fresh reduced) unless `probe=false` (the mode as it
+# was before session 11); `assume=all|refuted` add the removed candidates as negative
+# assumptions. Defaults: 3 rounds, backends batsat varisat cadical.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -34,11 +42,15 @@ sets = [s17, "data/magictour-top1465.txt", "data/forum-hardest-1106.txt"]
 configs = [
     ("fresh reduced", "encoding=reduced"),
     ("fresh optimized", "encoding=optimized"),
+    ("fresh extended", "encoding=extended"),
     ("incr never", "incremental=true,fallback=never"),
     ("incr fb50", "incremental=true,fallback=50"),
     ("incr fb200", "incremental=true,fallback=200"),
     ("incr fb1000", "incremental=true,fallback=1000"),
     ("incr fb200 r20", "incremental=true,fallback=200,rebuild=20"),
+    ("incr noprobe", "incremental=true,fallback=never,probe=false"),
+    ("incr all", "incremental=true,fallback=never,assume=all"),
+    ("incr refuted", "incremental=true,fallback=never,assume=refuted"),
 ]
 def rate(path, spec):
     args = ["target/release/sudolab", "solve", path, "--engine", "sat", "--max-solutions", "2", "--csv"]
@@ -57,10 +69,10 @@ for path in sets:
             for name, spec in configs:
                 got[name].append(rate(path, f"{spec},backend={b}"))
         base = statistics.median(got["fresh reduced"])
-        line = f"{path.split('/')[-1]:28} {b:8}"
+        same = statistics.median(got["fresh extended"])
+        print(f"{path.split('/')[-1]} {b}", flush=True)
         for name, _ in configs:
             m = statistics.median(got[name])
-            line += f" | {name} {m:8.0f}/s {m / base:5.2f}x"
-        print(line, flush=True)
+            print(f"  {name:16} {m:8.0f}/s  {m / base:5.2f}x /red  {m / same:5.2f}x /ext", flush=True)
 PY
 echo "# end: load $(cut -d' ' -f1-3 /proc/loadavg)"

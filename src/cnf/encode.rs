@@ -571,28 +571,68 @@ fn count_open(g: &Geometry, opts: &CnfOptions, scratch: &mut Scratch) -> SizeSta
     t.s
 }
 
+/// What [`propagate_singles`] leaves of a puzzle: the decided cells and the candidates of
+/// the open ones.
+pub struct Propagated<'s> {
+    /// The decided cells, givens included (0 = open).
+    pub fixed: &'s [u16],
+    /// Candidates of the open cells (`words` u64 per cell, bit `d - 1` for digit `d`) and the
+    /// digits placed per house (`words` u64 per house); `None`: no givens, nothing removed.
+    table: Option<(&'s [u64], &'s [u64])>,
+    words: usize,
+}
+
+impl Propagated<'_> {
+    /// Whether digit `d` (1-based) is still a candidate of open cell `c`.
+    pub fn has(&self, c: usize, d: u16) -> bool {
+        let d = d as usize - 1;
+        self.table.map_or(true, |(bits, _)| {
+            bits[c * self.words + d / 64] >> (d % 64) & 1 == 1
+        })
+    }
+
+    /// Whether digit `d` (1-based) is placed in house `h` (given or decided).
+    pub fn placed_in(&self, h: usize, d: u16) -> bool {
+        let d = d as usize - 1;
+        self.table
+            .is_some_and(|(_, used)| used[h * self.words + d / 64] >> (d % 64) & 1 == 1)
+    }
+}
+
 /// The propagation of the `reduced` encoding alone (naked and hidden singles to a fixpoint,
-/// [`super::singles`]), without encoding: `Ok(None)` when it finds a clash (no solution),
-/// else the grid of decided cells, givens included (0 = open). Incremental solving uses it
-/// to turn a puzzle into more assumptions, or to answer it without a solver.
+/// [`super::singles`], then failed-literal probing if `probe`), without encoding: `Ok(None)`
+/// when it finds a clash (no solution), else the decided cells (givens included) and the
+/// candidates left. Incremental solving uses it to turn a puzzle into more assumptions, or to
+/// answer it without a solver.
 pub fn propagate_singles<'s>(
     puzzle: &Puzzle,
     scratch: &'s mut Scratch,
     budget: &Budget,
-) -> Result<Option<&'s [u16]>, Interrupt> {
+    probe: bool,
+) -> Result<Option<Propagated<'s>>, Interrupt> {
     let opts = CnfOptions {
         encoding: CnfEncoding::Reduced,
+        probe,
         ..CnfOptions::default()
     };
+    let words = puzzle.n().div_ceil(64);
     match prepare(puzzle, &opts, scratch, budget)? {
         Prepared::Unsat => Ok(None),
         Prepared::Whole => {
             // Nothing to propagate (no givens): the givens are the decided cells.
             scratch.fixed.clear();
             scratch.fixed.extend_from_slice(puzzle.givens());
-            Ok(Some(&scratch.fixed))
+            Ok(Some(Propagated {
+                fixed: &scratch.fixed,
+                table: None,
+                words,
+            }))
         }
-        Prepared::Open => Ok(Some(&scratch.fixed)),
+        Prepared::Open => Ok(Some(Propagated {
+            fixed: &scratch.fixed,
+            table: Some((&scratch.bits, &scratch.used)),
+            words,
+        })),
     }
 }
 

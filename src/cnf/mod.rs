@@ -26,8 +26,9 @@
 //!         (budget read every 2^16 literals; teardown: stop early enough to free the solver)
 //!     EncodeStop::{TooLarge { literals, bound }, Interrupted(Interrupt)}
 //! count(&Puzzle, &CnfOptions, &mut Scratch) -> SizeStats   (exact, nothing emitted)
-//! propagate_singles(&Puzzle, &mut Scratch, &Budget) -> Result<Option<&[u16]>, Interrupt>
-//!     (reduced's singles alone: None = clash, else the decided cells)
+//! propagate_singles(&Puzzle, &mut Scratch, &Budget, probe) -> Result<Option<Propagated>, Interrupt>
+//!     (reduced's singles [+ probing] alone: None = clash, else Propagated { fixed }, has(c, d),
+//!     placed_in(h, d))
 //! Cnf { info: CnfInfo, num_vars: u32, clauses: Clauses, assumptions: Vec<i32> }
 //!     cnf.blocking_clause(&grid) -> Option<Vec<i32>>
 //! CnfInfo { geometry, givens: Grid, fixed: Grid, options: CnfOptions, map: VarMap }
@@ -79,7 +80,7 @@ pub use decode::{check_model, decode, decode_checked, DecodeError};
 pub use dimacs::{read_dimacs, read_dimacs_str, write_clauses, write_dimacs, Dimacs, SyntaxError};
 pub use encode::{
     count, encode, encode_into, encode_with, propagate_singles, size_whole, EncodeLimits,
-    EncodeStop, Encoded, Scratch, CHECK_EVERY_LITERALS,
+    EncodeStop, Encoded, Propagated, Scratch, CHECK_EVERY_LITERALS,
 };
 pub use formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
 pub use header::{parse_header, Header};

@@ -26,7 +26,7 @@ use crate::cnf::{
     EncodeStop, GivensMode, Interrupt, SatAnswer, Scratch, Teardown,
 };
 use crate::puzzle::Puzzle;
-use incremental::{Mode, Rebuild, Reused};
+use incremental::{Assume, Mode, Rebuild, Reused};
 use std::time::Instant;
 
 mod incremental;
@@ -56,15 +56,19 @@ pub static INFO: EngineInfo = EngineInfo {
                    (batsat), \
                    givens=units|assumptions (units), dedup=true|false (false), \
                    probe=auto|true|false (auto: true on grids up to 9x9, false above; \
-                   reduced only: after singles, failed-literal probing with singles and the \
-                   cell dilemma on the cells with at most 3 candidates, to a fixpoint), \
+                   reduced, or incremental=true: after singles, failed-literal probing with \
+                   singles and the cell dilemma on the cells with at most 3 candidates, to a \
+                   fixpoint), \
                    incremental=true|false (false: one solver per geometry reused across \
                    puzzles, givens as assumptions; minimal/efficient/extended only), \
                    rebuild=auto|never|N (auto: when search time since the last rebuild \
                    passes 8 rebuilds' time), fallback=N|never (never: a puzzle whose call on the \
-                   reused solver reaches N conflicts is finished by a fresh reduced solver; \
-                   in incremental mode singles run first and puzzles they fill need no \
-                   solver), \
+                   reused solver reaches N conflicts is finished by a fresh reduced solver, \
+                   probed as by probe), assume=placed|all|refuted (placed: in incremental \
+                   mode singles and probing run first, a puzzle they fill or refute needs no \
+                   solver, and their conclusions are assumptions: the decided cells, plus \
+                   every removed candidate negated (all) or those no placed peer explains \
+                   (refuted)), \
                    max_literals=L (200000000: a puzzle whose formula has more than L literals, \
                    counted exactly before encoding, ends with memory-limit)",
     make,
@@ -149,6 +153,7 @@ const KEYS: &[&str] = &[
     "incremental",
     "rebuild",
     "fallback",
+    "assume",
 ];
 
 fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
@@ -195,6 +200,10 @@ pub const DEFAULT_REBUILD: Rebuild = Rebuild::Auto;
 /// (50, 200, 1000) made incremental mode faster on the 9x9 sets (docs/engines.md).
 pub const DEFAULT_FALLBACK: Option<u64> = None;
 
+/// Incremental mode's assumptions from the propagation before the solver, unless `assume` is
+/// given (docs/engines.md, "Incremental mode": measured).
+pub const DEFAULT_ASSUME: Assume = Assume::Placed;
+
 /// The backend of a bare `--engine sat`: batsat was the fastest embedded solver on every 9x9
 /// set and on the large instances (docs/engines.md, "Defaults of the sat engine").
 pub const DEFAULT_BACKEND: &str = "batsat";
@@ -230,7 +239,19 @@ impl Sat {
                 .parse()
                 .map_err(|_| format!("dedup must be true or false, not {d:?}"))?;
         }
+        let incremental_on = options.get("incremental") == Some("true");
+        // In incremental mode `probe` is the propagation before the reused solver (and the
+        // fallback's fresh solver), not an option of the solver's formula.
+        let incremental_probe = match options.get("probe") {
+            _ if !incremental_on => None,
+            None | Some("auto") => None,
+            Some(p) => Some(
+                p.parse::<bool>()
+                    .map_err(|_| format!("probe must be auto, true or false, not {p:?}"))?,
+            ),
+        };
         let probe_auto = match options.get("probe") {
+            _ if incremental_on => false,
             None | Some("auto") => cnf.encoding == CnfEncoding::Reduced,
             Some(p) => {
                 cnf.probe = p
@@ -258,6 +279,11 @@ impl Sat {
                     Some(r) => r.parse::<Rebuild>()?,
                     None => DEFAULT_REBUILD,
                 },
+                probe: incremental_probe,
+                assume: match options.get("assume") {
+                    Some(a) => a.parse::<Assume>()?,
+                    None => DEFAULT_ASSUME,
+                },
                 fallback: match options.get("fallback") {
                     None => DEFAULT_FALLBACK,
                     Some("never") => None,
@@ -273,7 +299,7 @@ impl Sat {
             }),
             Some(v) => return Err(format!("incremental must be true or false, not {v:?}")),
         };
-        for key in ["rebuild", "fallback"] {
+        for key in ["rebuild", "fallback", "assume"] {
             if incremental.is_none() && options.get(key).is_some() {
                 return Err(format!("{key} needs incremental=true"));
             }
@@ -340,6 +366,7 @@ impl Engine for Sat {
                 let cnf = CnfOptions {
                     encoding: CnfEncoding::Reduced,
                     givens: GivensMode::Units,
+                    probe: mode.probes(puzzle),
                     ..self.cnf
                 };
                 return self.fresh(

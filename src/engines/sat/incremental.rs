@@ -18,14 +18,21 @@
 //!   rebuild's cost per that much search work bounds the loss either way (measured in
 //!   `scripts/bench-sat-incremental.sh`). Work is CPU time, so the rebuild points (not the
 //!   answers) depend on the machine's speed.
+//! - Propagation first: before the solver, the `reduced` encoding's propagation runs on the
+//!   puzzle (naked and hidden singles, then failed-literal probing under `probe`, auto: up to
+//!   9x9, as the fresh default). A puzzle it fills is answered, a clash is `unsat`, both
+//!   without a solver call; otherwise its conclusions are assumptions (`assume`: the decided
+//!   cells; with `all` also every removed candidate negated, with `refuted` those that no
+//!   digit placed in the cell's houses explains), so the reused solver starts from the state
+//!   the fresh solver's formula encodes, with its learned clauses kept.
 //! - After an interrupt (time limit, cancel) the solver is dropped: varisat cannot be used
 //!   after one, and the next puzzle starts fresh.
 
 use super::{Limits, Search, Stop};
 use crate::cnf::{
     decode, encode_into, make_backend, propagate_singles, Budget, CnfInfo, CnfOptions,
-    EncodeLimits, EncodeStop, GivensMode, Interrupt, SatAnswer, SatBackend, Scratch, SizeStats,
-    Teardown,
+    EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated, SatAnswer, SatBackend, Scratch,
+    SizeStats, Teardown,
 };
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
@@ -92,6 +99,34 @@ fn stop_of(why: Interrupt) -> Stop {
         Interrupt::Time => Stop::Time,
         Interrupt::Cancelled => Stop::Cancelled,
         Interrupt::ConflictLimit => Stop::Nodes,
+    }
+}
+
+/// The (cell, digit) pairs of the open cells that propagation removed and that `assume` makes
+/// negative assumptions: every one (`All`), or those of digits placed in none of the cell's
+/// houses (`Refuted`: unit propagation on the placements finds the others).
+fn removed_candidates(
+    puzzle: &Puzzle,
+    p: &Propagated<'_>,
+    assume: Assume,
+    out: &mut Vec<(u32, u16)>,
+) {
+    let g = puzzle.geometry();
+    for (c, &f) in p.fixed.iter().enumerate() {
+        if f != 0 {
+            continue;
+        }
+        for d in 1..=g.n() as u16 {
+            if p.has(c, d) {
+                continue;
+            }
+            if assume == Assume::Refuted
+                && g.houses_of(c).iter().any(|&h| p.placed_in(h as usize, d))
+            {
+                continue;
+            }
+            out.push((c as u32, d));
+        }
     }
 }
 
@@ -171,12 +206,49 @@ impl Reused {
     }
 }
 
-/// How the reused solver is used: the rebuild rule, and the conflict limit of each call after
-/// which the puzzle goes to a fresh solver (`None`: never).
+/// Which conclusions of the propagation before the solver become assumptions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Assume {
+    /// The decided cells' digits only (givens, singles, probing's placements).
+    Placed,
+    /// Those, and the negation of every candidate removed from an open cell.
+    All,
+    /// Those, and the negation of the removed candidates of open cells that no digit placed
+    /// in one of the cell's houses explains (what probing refuted; the rest unit propagation
+    /// finds from the placements).
+    Refuted,
+}
+
+impl std::str::FromStr for Assume {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "placed" => Ok(Assume::Placed),
+            "all" => Ok(Assume::All),
+            "refuted" => Ok(Assume::Refuted),
+            _ => Err(format!("assume must be placed, all or refuted, not {s:?}")),
+        }
+    }
+}
+
+/// How the reused solver is used: the rebuild rule, the conflict limit of each call after
+/// which the puzzle goes to a fresh solver (`None`: never), whether failed-literal probing
+/// runs after singles (`None`: auto, on grids up to
+/// [`super::PROBE_AUTO_MAX_SIDE`]), and which conclusions become assumptions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mode {
     pub rebuild: Rebuild,
     pub fallback: Option<u64>,
+    pub probe: Option<bool>,
+    pub assume: Assume,
+}
+
+impl Mode {
+    /// Whether `puzzle` is probed before the solver (and by the fallback's fresh solver).
+    pub fn probes(&self, puzzle: &Puzzle) -> bool {
+        self.probe
+            .unwrap_or(puzzle.n() <= super::PROBE_AUTO_MAX_SIDE)
+    }
 }
 
 /// Solves `puzzle`: naked and hidden singles first (a puzzle they fill needs no solver; the
@@ -200,7 +272,8 @@ pub fn solve(
         deadline: limits.time_limit.map(|t| start + t),
         cancel: limits.cancel.clone(),
     };
-    let decided = match propagate_singles(puzzle, scratch, &budget) {
+    let mut removed: Vec<(u32, u16)> = Vec::new();
+    let decided = match propagate_singles(puzzle, scratch, &budget, mode.probes(puzzle)) {
         Err(why) => {
             search.built();
             return Ended {
@@ -212,14 +285,19 @@ pub fn solve(
             search.built();
             return Ended::default(); // a clash: no solution
         }
-        Ok(Some(d)) => d.to_vec(),
+        Ok(Some(p)) => {
+            if p.fixed.iter().all(|&d| d != 0) {
+                // Singles and probing are deductions: the grid they fill is the only solution.
+                search.built();
+                search.solution(p.fixed);
+                return Ended::default();
+            }
+            if mode.assume != Assume::Placed {
+                removed_candidates(puzzle, &p, mode.assume, &mut removed);
+            }
+            p.fixed.to_vec()
+        }
     };
-    if decided.iter().all(|&d| d != 0) {
-        // Singles are deductions: the grid they fill is the only solution.
-        search.built();
-        search.solution(&decided);
-        return Ended::default();
-    }
     if !slot
         .as_ref()
         .is_some_and(|r| r.fits(puzzle, mode.rebuild, limits_expected))
@@ -271,6 +349,17 @@ pub fn solve(
                         error: Some(format!("given {d} of cell {cell} has no variable")),
                         ..Ended::default()
                     }
+                }
+            }
+        }
+    }
+    for &(cell, d) in &removed {
+        match r.info.map.var(cell as usize, d) {
+            Some(v) => assumptions.push(-(v as i32)),
+            None => {
+                return Ended {
+                    error: Some(format!("candidate {d} of cell {cell} has no variable")),
+                    ..Ended::default()
                 }
             }
         }

@@ -772,3 +772,136 @@ fn probing_is_on_by_default_up_to_9x9_only() {
     );
     assert!(Sat::from_options(&EngineOptions::new().with("probe", "maybe")).is_err());
 }
+
+/// The forum-hardest puzzles (none of them filled by singles and probing).
+fn forum_hardest(k: usize) -> Vec<Puzzle> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/forum-hardest-1106.txt"
+    ))
+    .unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && l.len() >= 81)
+        .take(k)
+        .map(line)
+        .collect()
+}
+
+/// Incremental mode with propagation first (singles, and probing as the fresh default does
+/// it) answers exactly as the fresh default (`reduced`, probe=auto) on puzzles propagation
+/// fills, puzzles it refutes, unique, multiple and unsat puzzles that reach the reused solver,
+/// counting to 2 and to 40, with every `assume` and `probe`, on the three embedded backends.
+/// The unsat puzzle the solver must refute is a hard puzzle with one wrong digit added that
+/// propagation does not refute (found here, and checked to be one).
+#[test]
+fn incremental_propagation_first_agrees_with_the_fresh_default() {
+    let mut puzzles = norvig(4);
+    puzzles.extend(forum_hardest(3));
+    let mut t = String::from("12345678.........9");
+    t.push_str(&".".repeat(81 - t.len()));
+    puzzles.push(line(&t)); // propagation finds the clash
+    let mut fresh = Sat::from_options(&EngineOptions::new()).unwrap();
+    let keep = |k: u64| Limits {
+        max_solutions: k,
+        keep_solutions: 100,
+        ..Limits::default()
+    };
+    // A hard puzzle without 3 of its givens: over 40 solutions, found by the solver.
+    let hard = forum_hardest(1).remove(0);
+    let mut fewer = hard.givens().to_vec();
+    for c in fewer.iter_mut().filter(|d| **d != 0).take(3) {
+        *c = 0;
+    }
+    let fewer = Puzzle::new(hard.shared_geometry().clone(), fewer).unwrap();
+    assert_eq!(run(&mut fresh, &fewer, &keep(2)).status, Status::Multiple);
+    puzzles.push(fewer);
+    // norvig-top95 #17 without the 9 of its first row: 11 solutions, found by the solver.
+    puzzles.push(line(
+        "....3.......2....1.5.9..............1.2.8.4.6.8.5...2..75......4.1..6..3.....4.6.",
+    ));
+    // A wrong digit in a hard puzzle that propagation does not refute: unsat by search.
+    let solution = run(&mut fresh, &hard, &keep(1)).solutions.remove(0);
+    let wrong = (0..81)
+        .flat_map(|c| (1..=9u16).map(move |d| (c, d)))
+        .filter(|&(c, d)| hard.givens()[c] == 0 && solution[c] != d)
+        .find_map(|(c, d)| {
+            let mut g = hard.givens().to_vec();
+            g[c] = d;
+            let p = Puzzle::new(hard.shared_geometry().clone(), g).ok()?;
+            let o = run(&mut fresh, &p, &keep(2));
+            (p.clash().is_none() && o.status == Status::Unsat && o.stats.vars > Some(0))
+                .then_some(p)
+        })
+        .expect("a wrong digit that only the solver refutes");
+    puzzles.push(wrong);
+    let want: Vec<_> = puzzles
+        .iter()
+        .map(|p| {
+            [2, 40].map(|k| {
+                let mut o = run(&mut fresh, p, &keep(k));
+                o.solutions.sort();
+                // Which grids a capped count finds is the solver's choice.
+                if o.count == k {
+                    o.solutions.clear();
+                }
+                (o.status, o.count, o.solutions)
+            })
+        })
+        .collect();
+    assert!(want.iter().any(|w| w[0].0 == Status::Unsat));
+    assert!(want.iter().any(|w| w[1].1 > 2 && w[1].1 < 40)); // every grid compared
+    for b in ["batsat", "cadical", "varisat"] {
+        for assume in ["placed", "all", "refuted"] {
+            for probe in ["auto", "false"] {
+                let o = EngineOptions::new()
+                    .with("backend", b)
+                    .with("incremental", "true")
+                    .with("assume", assume)
+                    .with("probe", probe);
+                let mut inc = Sat::from_options(&o).unwrap();
+                for (i, p) in puzzles.iter().enumerate() {
+                    for (j, k) in [2, 40].into_iter().enumerate() {
+                        let mut got = run(&mut inc, p, &keep(k));
+                        got.solutions.sort();
+                        if got.count == k {
+                            got.solutions.clear();
+                        }
+                        assert_eq!(
+                            (got.status, got.count, got.solutions),
+                            want[i][j],
+                            "{b} assume={assume} probe={probe} #{i} cap {k}: {:?}",
+                            got.note
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(Sat::from_options(&EngineOptions::new().with("assume", "all")).is_err());
+    assert!(Sat::from_options(
+        &EngineOptions::new()
+            .with("incremental", "true")
+            .with("assume", "some")
+    )
+    .is_err());
+}
+
+/// In incremental mode a node limit stops the reused solver on a puzzle that propagation
+/// leaves open (batsat counts decisions), and the next puzzle is answered in full.
+#[test]
+fn incremental_propagation_first_honours_the_node_limit() {
+    let o = EngineOptions::new()
+        .with("incremental", "true")
+        .with("assume", "all");
+    let mut inc = Sat::from_options(&o).unwrap();
+    let hard = forum_hardest(2);
+    let limits = Limits {
+        node_limit: Some(1),
+        ..Limits::solutions(2)
+    };
+    let o = run(&mut inc, &hard[0], &limits);
+    assert_eq!(o.status, Status::NodeLimit, "{:?}", o.note);
+    assert!(o.count < 2);
+    let o = run(&mut inc, &hard[1], &Limits::solutions(2));
+    assert_eq!(o.status, Status::Unique);
+}
