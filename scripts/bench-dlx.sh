@@ -37,7 +37,7 @@ cp examples/dlx_bench.rs "$old_dir/examples/"
 (cd "$old_dir" && CARGO_TARGET_DIR="$old_target" cargo build --release --quiet --example dlx_bench)
 cargo build --release --quiet --example dlx_bench
 old="$old_target/release/examples/dlx_bench"
-new=target/release/examples/dlx_bench
+new=${CARGO_TARGET_DIR:-target}/release/examples/dlx_bench
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); old $old_ref, new $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo +dirty); $rounds rounds x ${secs} CPU s; engine $spec; count to 2"
 out=$(mktemp -d)

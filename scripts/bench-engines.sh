@@ -15,7 +15,7 @@ shift || true
 sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(data/pe96.txt data/norvig-top95.txt)
 cargo build --release --quiet
-bin=target/release/sudolab
+bin=${CARGO_TARGET_DIR:-target}/release/sudolab
 out=$(mktemp -d)
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), limit ${limit}s per puzzle"
 for set in "${sets[@]}"; do

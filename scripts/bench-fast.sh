@@ -41,7 +41,7 @@ cp -r "$peers_src"/Cargo.toml "$peers_src"/Cargo.lock "$peers_src"/src "$peers_d
 (cd "$peers_dir" && CARGO_TARGET_DIR="$peers_target" cargo build --release --quiet)
 peer="$peers_target/release/rustpeers"
 cargo build --release --quiet --example fast_bench
-fast=target/release/examples/fast_bench
+fast=${CARGO_TARGET_DIR:-target}/release/examples/fast_bench
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $rounds rounds x ${secs} CPU s; rates = puzzles per thread-CPU second, count to 2"
 out=$(mktemp -d)

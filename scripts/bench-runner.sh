@@ -35,8 +35,8 @@ PARTS=${PARTS:-ab}
 OUT=${OUT:-o.csv}
 
 cargo build --release --locked --bin sudolab --example engine_loop >&2
-BIN=${BIN:-target/release/sudolab}
-LOOP=target/release/examples/engine_loop
+BIN=${BIN:-${CARGO_TARGET_DIR:-target}/release/sudolab}
+LOOP=${CARGO_TARGET_DIR:-target}/release/examples/engine_loop
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -31,7 +31,11 @@ if [ ${#reports[@]} -eq 0 ]; then
 fi
 
 (cd "$root" && cargo build --release --locked --quiet --example png_check)
-png_check=$root/target/release/examples/png_check
+# Where cargo put it: $CARGO_TARGET_DIR (relative to the repository, as for the build above)
+# when set, else target/.
+target_dir=${CARGO_TARGET_DIR:-target}
+case $target_dir in /*) ;; *) target_dir=$root/$target_dir ;; esac
+png_check=$target_dir/release/examples/png_check
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-reports.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -24,7 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --locked --bin sudolab >&2
-BIN=target/release/sudolab
+BIN=${CARGO_TARGET_DIR:-target}/release/sudolab
 OUT=data/generated
 mkdir -p "$OUT"
 what=${1:-all}

@@ -263,10 +263,11 @@ pub fn html(
     );
 
     html.push_str(
-        "<h2>Summary</h2>\n<p class=\"meta\">Per configuration; repetitions of an \
-        instance reduced to the median run. Solved = answered (solved, unique, multiple or \
-        unsat); CPU times over solved instances; PAR-2 counts an unsolved instance as twice \
-        its time limit.</p>\n",
+        "<h2>Summary</h2>\n<p class=\"meta\">Per configuration, over instances (a \
+        dataset's puzzles). Solved = answered (solved, unique, multiple or unsat); with \
+        repetitions, an instance is solved only if every repetition answered, and its \
+        figures are those of its median repetition by CPU time. CPU times over solved \
+        instances; PAR-2 counts an unsolved instance as twice its time limit.</p>\n",
     );
     if order.len() > 1 {
         html.push_str("<h3>All datasets</h3>\n");

@@ -353,6 +353,8 @@ fn report_inlines_every_chart_and_the_summary() {
     let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("no {needle}"));
     assert!(at("</h1>") < at("<b>Question.</b> Which is &lt;fastest&gt;?"));
     assert!(at("<b>Question.</b>") < at("<h2>Summary</h2>"));
+    // the summary's rule for repetitions, as `summary --help` and docs/experiments.md say it
+    assert!(at("<h2>Summary</h2>") < at("solved only if every repetition answered"));
     assert!(!html.contains("class=\"description\""));
     assert!(at("<h2>Summary</h2>") < at("<h2>Charts</h2>"));
     assert!(at("<h2>Charts</h2>") < at("<details class=\"runs\">"));
