@@ -199,6 +199,66 @@ fn summary_of_no_rows_is_an_error() {
     assert!(o.stdout.is_empty());
 }
 
+/// A CSV that is not a run output, or a run output with a bad cell or row, is refused with
+/// file, line (and column where there is one), what was expected and what was found: never a
+/// raw "CSV deserialize error".
+#[test]
+fn summary_of_a_bad_csv_says_what_was_expected_and_found() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("junk.csv"), "x,y\n1,2\n").unwrap();
+    let o = run_in(dir.path(), &["summary", "junk.csv"]);
+    refused(
+        &o,
+        &[
+            "junk.csv:1: expected the header of a CSV written by `sudolab run`",
+            "found \"x,y\"",
+        ],
+    );
+    // a well-formed row of a run output, then one cell and one row spoiled
+    let header = sudolab::experiment::COLUMNS.join(",");
+    let fields = sudolab::experiment::COLUMNS.len();
+    let nodes = sudolab::experiment::COLUMNS
+        .iter()
+        .position(|c| *c == "nodes")
+        .unwrap();
+    let mut cells = vec![String::new(); fields];
+    for (i, c) in sudolab::experiment::COLUMNS.iter().enumerate() {
+        cells[i] = match *c {
+            "puzzle_index" | "size" | "clues" | "repetition" | "solutions" | "max_solutions"
+            | "job" => "1".into(),
+            "build_s" | "solve_s" | "cpu_s" | "wall_s" => "0.000001000".into(),
+            _ => String::new(),
+        };
+    }
+    cells[nodes] = "12x".into();
+    std::fs::write(
+        dir.path().join("cell.csv"),
+        format!("{header}\n{}\n", cells.join(",")),
+    )
+    .unwrap();
+    let o = run_in(dir.path(), &["summary", "cell.csv"]);
+    refused(
+        &o,
+        &[&format!(
+            "cell.csv:2:{}: column `nodes`: expected a whole number (or an empty cell), found \"12x\"",
+            nodes + 1
+        )],
+    );
+    std::fs::write(
+        dir.path().join("short.csv"),
+        format!("{header}\n{}\n", cells[1..].join(",")),
+    )
+    .unwrap();
+    let o = run_in(dir.path(), &["summary", "short.csv"]);
+    refused(
+        &o,
+        &[&format!(
+            "short.csv:2: expected {fields} fields like the header, found {}",
+            fields - 1
+        )],
+    );
+}
+
 #[test]
 fn decode_marks_an_unsat_claim_as_unchecked() {
     let dir = tempfile::tempdir().unwrap();

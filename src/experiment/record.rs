@@ -629,15 +629,83 @@ pub fn read_records(paths: &[std::path::PathBuf]) -> anyhow::Result<Vec<Record>>
     let mut out = Vec::new();
     for path in paths {
         let mut reader = csv::Reader::from_reader(super::rowfile::open(path)?);
-        for row in reader.deserialize::<Record>() {
-            let record = row.map_err(|e| {
-                let line = e.position().map(|p| p.line()).unwrap_or(0);
-                anyhow::anyhow!("{}:{}: bad record: {}", path.display(), line, e)
+        let at = |e: &csv::Error| e.position().map(|p| p.line()).unwrap_or(1);
+        let headers = reader.headers().map_err(|e| {
+            anyhow::anyhow!(
+                "{}:{}: expected CSV text, found {e}",
+                path.display(),
+                at(&e)
+            )
+        })?;
+        let headers = headers.clone();
+        let mut row = csv::StringRecord::new();
+        loop {
+            let line = reader.position().line();
+            match reader.read_record(&mut row) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => match e.kind() {
+                    csv::ErrorKind::UnequalLengths { len, .. } => anyhow::bail!(
+                        "{}:{}: expected {} fields like the header, found {len}",
+                        path.display(),
+                        at(&e),
+                        headers.len()
+                    ),
+                    csv::ErrorKind::Utf8 { err, .. } => anyhow::bail!(
+                        "{}:{}:{}: expected UTF-8 text, found bytes that are not",
+                        path.display(),
+                        at(&e),
+                        err.field() + 1
+                    ),
+                    _ => anyhow::bail!("{}:{}: expected CSV text: {e}", path.display(), at(&e)),
+                },
+            }
+            let record = row.deserialize::<Record>(Some(&headers)).map_err(|e| {
+                let field = match e.kind() {
+                    csv::ErrorKind::Deserialize { err, .. } => err.field(),
+                    _ => None,
+                };
+                match field {
+                    Some(i) => anyhow::anyhow!(
+                        "{}:{line}:{}: column `{}`: expected {}, found {:?}",
+                        path.display(),
+                        i + 1,
+                        headers.get(i as usize).unwrap_or("?"),
+                        expected_of(e.kind()),
+                        row.get(i as usize).unwrap_or(""),
+                    ),
+                    // A column the record needs is not in the header (serde: "missing
+                    // field"): the file is not a run output at all.
+                    None => anyhow::anyhow!(
+                        "{}:1: expected the header of a CSV written by `sudolab run` (columns \
+                         {}, ...), found {:?}: {}",
+                        path.display(),
+                        COLUMNS[..3].join(", "),
+                        headers.iter().take(6).collect::<Vec<_>>().join(","),
+                        match e.kind() {
+                            csv::ErrorKind::Deserialize { err, .. } => err.to_string(),
+                            other => format!("{other:?}"),
+                        }
+                    ),
+                }
             })?;
             out.push(record);
         }
     }
     Ok(out)
+}
+
+/// What a cell that failed to parse should have held, in words.
+fn expected_of(kind: &csv::ErrorKind) -> String {
+    match kind {
+        csv::ErrorKind::Deserialize { err, .. } => match err.kind() {
+            csv::DeserializeErrorKind::ParseInt(_) => "a whole number (or an empty cell)".into(),
+            csv::DeserializeErrorKind::ParseFloat(_) => "a number (or an empty cell)".into(),
+            csv::DeserializeErrorKind::ParseBool(_) => "true or false".into(),
+            other => format!("a valid value ({other})"),
+        },
+        other => format!("a valid value ({other:?})"),
+    }
 }
 
 #[cfg(test)]
