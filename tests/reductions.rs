@@ -179,6 +179,15 @@ fn a_model_that_does_not_satisfy_the_formula_is_rejected() {
     std::fs::write(&model, format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))).unwrap();
     let d = sudolab(&["decode", cnf.to_str().unwrap(), model.to_str().unwrap()]);
     assert_eq!(d.status.code(), Some(1));
+    // the clause in DIMACS form, numbered from 1 in file order (no Rust debug list)
+    let err = String::from_utf8_lossy(&d.stderr);
+    assert!(
+        err.contains(
+            "expected a model that makes every clause true, found clause 1 of the formula false: `"
+        ) && err.contains(" 0` (no literal true)")
+            && !err.contains('['),
+        "{err}"
+    );
     // A file that is not a model at all is bad input.
     std::fs::write(&model, "hello\n").unwrap();
     let d = sudolab(&["decode", cnf.to_str().unwrap(), model.to_str().unwrap()]);

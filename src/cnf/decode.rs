@@ -22,7 +22,12 @@ use crate::puzzle::{Grid, GridError, Puzzle};
 pub enum DecodeError {
     #[error("header comments: {0}")]
     Header(String),
-    #[error("the model falsifies clause {index} ({clause:?})")]
+    #[error(
+        "expected a model that makes every clause true, found clause {} of the formula false: \
+         `{}` (no literal true)",
+        .index + 1,
+        dimacs_clause(.clause)
+    )]
     Unsatisfied { index: usize, clause: Vec<i32> },
     #[error("the model falsifies assumption {0}")]
     Assumption(i32),
@@ -34,6 +39,13 @@ pub enum DecodeError {
     },
     #[error("the decoded grid is not a solution: {0}")]
     Grid(#[from] GridError),
+}
+
+/// A clause as a DIMACS line: its literals, then 0.
+fn dimacs_clause(clause: &[i32]) -> String {
+    let mut s: String = clause.iter().map(|l| format!("{l} ")).collect();
+    s.push('0');
+    s
 }
 
 /// First clause that `model` does not satisfy (unassigned literals count as not true).
