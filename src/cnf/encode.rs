@@ -387,6 +387,7 @@ fn units(puzzle: &Puzzle, opts: &CnfOptions) -> u64 {
 }
 
 /// What [`prepare`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Prepared {
     /// Every (cell, digit) is a variable, numbered by formula.
     Whole,
@@ -580,9 +581,31 @@ pub struct Propagated<'s> {
     /// digits placed per house (`words` u64 per house); `None`: no givens, nothing removed.
     table: Option<(&'s [u64], &'s [u64])>,
     words: usize,
+    propagation: Propagation,
+}
+
+/// Which propagation [`propagate_singles`] left in its [`Scratch`]: [`encode_propagated`]
+/// encodes the `reduced` formula from it without propagating again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Propagation {
+    prepared: Prepared,
+    probe: bool,
 }
 
 impl Propagated<'_> {
+    /// Whether propagation decided every cell. The grid is then the puzzle's only solution:
+    /// singles and probing only remove candidates that no solution has (see
+    /// [`super::singles`]), and a placement removes its digit from every peer, so the
+    /// filled grid breaks no house.
+    pub fn filled(&self) -> bool {
+        self.fixed.iter().all(|&d| d != 0)
+    }
+
+    /// What [`encode_propagated`] needs to go on from this propagation.
+    pub fn propagation(&self) -> Propagation {
+        self.propagation
+    }
+
     /// Whether digit `d` (1-based) is still a candidate of open cell `c`.
     pub fn has(&self, c: usize, d: u16) -> bool {
         let d = d as usize - 1;
@@ -616,7 +639,9 @@ pub fn propagate_singles<'s>(
         ..CnfOptions::default()
     };
     let words = puzzle.n().div_ceil(64);
-    match prepare(puzzle, &opts, scratch, budget)? {
+    let prepared = prepare(puzzle, &opts, scratch, budget)?;
+    let propagation = Propagation { prepared, probe };
+    match prepared {
         Prepared::Unsat => Ok(None),
         Prepared::Whole => {
             // Nothing to propagate (no givens): the givens are the decided cells.
@@ -626,14 +651,37 @@ pub fn propagate_singles<'s>(
                 fixed: &scratch.fixed,
                 table: None,
                 words,
+                propagation,
             }))
         }
         Prepared::Open => Ok(Some(Propagated {
             fixed: &scratch.fixed,
             table: Some((&scratch.bits, &scratch.used)),
             words,
+            propagation,
         })),
     }
+}
+
+/// [`encode_into`] for the `reduced` encoding after [`propagate_singles`] ran on the same
+/// puzzle and scratch (and nothing used the scratch since): the formula is the same, and the
+/// propagation is not run again. A caller that answers the puzzles propagation decides
+/// without a solver makes its solver only for the others.
+///
+/// Panics if `opts` is not the `reduced` encoding with the `probe` of `propagation`.
+pub fn encode_propagated<S: ClauseSink + ?Sized>(
+    puzzle: &Puzzle,
+    opts: &CnfOptions,
+    propagation: Propagation,
+    sink: &mut S,
+    scratch: &mut Scratch,
+    limits: &EncodeLimits,
+) -> Result<Encoded, EncodeStop> {
+    assert!(
+        opts.encoding == CnfEncoding::Reduced && opts.probe == propagation.probe,
+        "encode_propagated: the options are not those of the propagation"
+    );
+    emit(puzzle, opts, propagation.prepared, sink, scratch, limits)
 }
 
 /// Encodes `puzzle` with `opts` into `sink`: every clause goes to the sink as it is made.
@@ -647,12 +695,24 @@ pub fn encode_into<S: ClauseSink + ?Sized>(
     scratch: &mut Scratch,
     limits: &EncodeLimits,
 ) -> Result<Encoded, EncodeStop> {
+    let prepared =
+        prepare(puzzle, opts, scratch, &limits.budget).map_err(EncodeStop::Interrupted)?;
+    emit(puzzle, opts, prepared, sink, scratch, limits)
+}
+
+/// Encodes `puzzle` into `sink` from the table [`prepare`] left in `scratch`.
+fn emit<S: ClauseSink + ?Sized>(
+    puzzle: &Puzzle,
+    opts: &CnfOptions,
+    prepared: Prepared,
+    sink: &mut S,
+    scratch: &mut Scratch,
+    limits: &EncodeLimits,
+) -> Result<Encoded, EncodeStop> {
     let g = puzzle.geometry();
     let n = g.n();
     let cells = g.cells();
     let givens = puzzle.givens();
-    let prepared =
-        prepare(puzzle, opts, scratch, &limits.budget).map_err(EncodeStop::Interrupted)?;
     let size = match prepared {
         Prepared::Whole => size_whole(g, opts, units(puzzle, opts)),
         Prepared::Unsat => SizeStats {

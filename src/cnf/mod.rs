@@ -28,7 +28,10 @@
 //! count(&Puzzle, &CnfOptions, &mut Scratch) -> SizeStats   (exact, nothing emitted)
 //! propagate_singles(&Puzzle, &mut Scratch, &Budget, probe) -> Result<Option<Propagated>, Interrupt>
 //!     (reduced's singles [+ probing] alone: None = clash, else Propagated { fixed }, has(c, d),
-//!     placed_in(h, d))
+//!     placed_in(h, d), filled(), propagation())
+//! encode_propagated(&Puzzle, &CnfOptions, Propagation, &mut impl ClauseSink, &mut Scratch,
+//!     &EncodeLimits) -> Result<Encoded, EncodeStop>   (reduced, from that propagation: same
+//!     formula as encode_into, propagation not run again)
 //! Cnf { info: CnfInfo, num_vars: u32, clauses: Clauses, assumptions: Vec<i32> }
 //!     cnf.blocking_clause(&grid) -> Option<Vec<i32>>
 //! CnfInfo { geometry, givens: Grid, fixed: Grid, options: CnfOptions, map: VarMap }
@@ -79,8 +82,8 @@ pub use backend::{
 pub use decode::{check_model, decode, decode_checked, DecodeError};
 pub use dimacs::{read_dimacs, read_dimacs_str, write_clauses, write_dimacs, Dimacs, SyntaxError};
 pub use encode::{
-    count, encode, encode_into, encode_with, propagate_singles, size_whole, EncodeLimits,
-    EncodeStop, Encoded, Propagated, Scratch, CHECK_EVERY_LITERALS,
+    count, encode, encode_into, encode_propagated, encode_with, propagate_singles, size_whole,
+    EncodeLimits, EncodeStop, Encoded, Propagated, Propagation, Scratch, CHECK_EVERY_LITERALS,
 };
 pub use formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
 pub use header::{parse_header, Header};

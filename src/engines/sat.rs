@@ -12,6 +12,11 @@
 //! in as they are made); solving is `solve`. For external solvers `solve` is this thread's CPU only (writing the file, waiting);
 //! the solver's own CPU time is the counter `solver_cpu_us`.
 //!
+//! Propagation first: with `reduced` (the default) singles and probing run before a backend is
+//! made, and a puzzle they fill (its only solution) or refute (`unsat`) is answered without a
+//! backend or a solve call, as incremental mode does it ([`answered_by_propagation`], shared);
+//! its time is all `build`.
+//!
 //! Limits: `max_solutions` as everywhere. `time_limit` and `cancel` are read by the encoder
 //! (during propagation and every 2^16 literals) and honoured during search
 //! by every backend: batsat and CaDiCaL poll them through their callbacks, varisat through its
@@ -20,10 +25,13 @@
 //! decisions and is checked between solve calls (varisat and CaDiCaL expose no decisions:
 //! never reached); a backend's conflict limit ends the search as `node-limit`.
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Status, Stop};
+use super::{
+    Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Stats, Status, Stop,
+};
 use crate::cnf::{
-    decode, encode_into, make_backend, Amo, Budget, CnfEncoding, CnfOptions, EncodeLimits,
-    EncodeStop, GivensMode, Interrupt, SatAnswer, Scratch, Teardown,
+    decode, encode_into, encode_propagated, make_backend, propagate_singles, Amo, BackendStats,
+    Budget, CnfEncoding, CnfOptions, EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated,
+    SatAnswer, Scratch, Teardown,
 };
 use crate::puzzle::Puzzle;
 use incremental::{Assume, Mode, Rebuild, Reused};
@@ -43,7 +51,12 @@ pub static INFO: EngineInfo = EngineInfo {
                exposed); decisions/conflicts/propagations: backend counters, empty for \
                varisat and embedded CaDiCaL; vars/clauses/literals: the formula encoded (blocking clauses not \
                included); sat_calls: solve calls; solver_cpu_us: CPU of external solver \
-               processes",
+               processes. A puzzle that the propagation before the solver decides (reduced, \
+               the default, and incremental=true: singles and probing fill the grid, its \
+               only solution, or find a clash, unsat) is answered with no backend and no \
+               solve call: sat_calls=0, vars=0, clauses=0 (1, the empty clause, if \
+               refuted), literals=0, the backend counters 0 (empty where not exposed); all \
+               its time is build_s (the propagation)",
     sides: Sides::Any,
     search_tree: false,
     capabilities: "classic, jigsaw, X (any house list); options: \
@@ -176,6 +189,9 @@ pub struct Sat {
     /// `probe=auto` (the default) with `reduced`: probing is switched on per puzzle for sides
     /// up to [`PROBE_AUTO_MAX_SIDE`] (`cnf.probe` is then false).
     probe_auto: bool,
+    /// The backend's counters before any call (0 where it exposes them, `None` where not):
+    /// those of a puzzle answered without a solver call.
+    idle: BackendStats,
 }
 
 /// `probe=auto` probes grids up to this side. Measured (docs/engines.md, "Probing before
@@ -265,7 +281,7 @@ impl Sat {
             .get("backend")
             .unwrap_or(DEFAULT_BACKEND)
             .to_string();
-        make_backend(&backend)?;
+        let idle = make_backend(&backend)?.stats();
         let max_literals = match options.get("max_literals") {
             None => DEFAULT_MAX_LITERALS,
             Some(v) => v
@@ -319,6 +335,7 @@ impl Sat {
             incremental,
             reused: None,
             probe_auto,
+            idle,
         })
     }
 }
@@ -358,6 +375,7 @@ impl Engine for Sat {
                 &mut search,
                 start,
                 &mut self.scratch,
+                self.idle,
             );
             if ended.gave_up {
                 // The reused solver spent its conflict budget: a fresh solver on the `reduced`
@@ -396,6 +414,74 @@ impl Engine for Sat {
     }
 }
 
+/// Why a backend or the encoder stopped, as the search's stop.
+fn stop_of(why: Interrupt) -> Stop {
+    match why {
+        Interrupt::Time => Stop::Time,
+        Interrupt::Cancelled => Stop::Cancelled,
+        Interrupt::ConflictLimit => Stop::Nodes,
+    }
+}
+
+/// The outcome of a search whose build (encoding or propagation) ran out of budget.
+fn interrupted_build(mut search: Search, why: Interrupt, limits: &Limits) -> Outcome {
+    search.built();
+    let mut o = search.finish();
+    o.status = Outcome::status_for(o.count, Some(stop_of(why)), limits);
+    o
+}
+
+/// Writes a backend's counters (of this puzzle's calls) into `st`: `nodes` and `guesses` are
+/// its decisions, `backtracks` its conflicts (0 where it exposes none, the typed counters
+/// then empty).
+fn solver_counters(st: &mut Stats, s: BackendStats) {
+    st.decisions = s.decisions;
+    st.conflicts = s.conflicts;
+    st.propagations = s.propagations;
+    st.nodes = s.decisions.unwrap_or(0);
+    st.guesses = s.decisions.unwrap_or(0);
+    st.backtracks = s.conflicts.unwrap_or(0);
+    if let Some(us) = s.child_cpu_us {
+        st.bump("solver_cpu_us", us);
+    }
+}
+
+/// Answers the puzzle without a solver if the propagation that runs before the solver (the
+/// `reduced` encoding's, in both modes: singles, then probing under `probe`) decided it.
+/// `propagated` is what it left, `None` after a clash. Singles and probing only remove
+/// candidates that no solution has ([`crate::cnf::singles`]), so a clash proves there is no
+/// solution and a grid they fill is the only one ([`Propagated::filled`]): the search is
+/// complete either way, whatever the solution cap, and [`super::run`] checks the grid against
+/// the houses as every engine's. `found`: grids an earlier solver already counted.
+///
+/// Returns whether the puzzle was answered. Its counters are then those of the formula left
+/// (vars 0 and literals 0; clauses 0, or 1 for the empty clause of a clash), the backend's
+/// counters before any call (`idle`: nodes 0), no solve call; all its CPU time is `build`.
+fn answered_by_propagation(
+    search: &mut Search,
+    propagated: Option<&Propagated<'_>>,
+    found: &[Vec<u16>],
+    idle: BackendStats,
+) -> bool {
+    let grid = match propagated {
+        Some(p) if !p.filled() => return false,
+        Some(p) => Some(p.fixed),
+        None => None,
+    };
+    search.built();
+    if let Some(grid) = grid {
+        if !found.iter().any(|g| g == grid) {
+            search.solution(grid);
+        }
+    }
+    let st = &mut search.stats;
+    st.vars = Some(0);
+    st.clauses = Some(u64::from(grid.is_none()));
+    st.literals = Some(0);
+    solver_counters(st, idle);
+    true
+}
+
 impl Sat {
     /// Solves `puzzle` with a new backend and the formula of `cnf`, after blocking the grids
     /// in `found` (solutions already counted by an earlier solver); `calls` solve calls were
@@ -414,6 +500,26 @@ impl Sat {
         let mut error: Option<String> = None;
         let mut stop: Option<Stop> = None;
         let mut calls = calls;
+        let budget = Budget {
+            deadline: limits.time_limit.map(|t| start + t),
+            cancel: limits.cancel.clone(),
+        };
+        // `reduced` propagates first, before a backend is made: a puzzle that propagation
+        // decides needs no solver (98.8% of 17-clue puzzles with probing, docs/engines.md).
+        let propagation = if cnf.encoding == CnfEncoding::Reduced {
+            match propagate_singles(puzzle, &mut self.scratch, &budget, cnf.probe) {
+                Err(why) => return interrupted_build(search, why, limits),
+                Ok(p) => {
+                    if answered_by_propagation(&mut search, p.as_ref(), found, self.idle) {
+                        search.stats.bump("sat_calls", calls);
+                        return search.finish();
+                    }
+                    p.map(|p| p.propagation())
+                }
+            }
+        } else {
+            None
+        };
         let mut backend = match make_backend(&self.backend) {
             Ok(b) => b,
             Err(e) => {
@@ -422,10 +528,6 @@ impl Sat {
                 o.note = Some(e);
                 return o;
             }
-        };
-        let budget = Budget {
-            deadline: limits.time_limit.map(|t| start + t),
-            cancel: limits.cancel.clone(),
         };
         if budget.deadline.is_some() || budget.cancel.is_some() {
             backend.expect_limits();
@@ -443,13 +545,24 @@ impl Sat {
             budget: budget.clone(),
             teardown,
         };
-        let enc = match encode_into(
-            puzzle,
-            cnf,
-            &mut *backend,
-            &mut self.scratch,
-            &encode_limits,
-        ) {
+        let encoded = match propagation {
+            Some(p) => encode_propagated(
+                puzzle,
+                cnf,
+                p,
+                &mut *backend,
+                &mut self.scratch,
+                &encode_limits,
+            ),
+            None => encode_into(
+                puzzle,
+                cnf,
+                &mut *backend,
+                &mut self.scratch,
+                &encode_limits,
+            ),
+        };
+        let enc = match encoded {
             Ok(e) => e,
             Err(EncodeStop::TooLarge { literals, bound }) => {
                 search.out_of_memory();
@@ -462,20 +575,7 @@ impl Sat {
                 ));
                 return o;
             }
-            Err(EncodeStop::Interrupted(why)) => {
-                search.built();
-                let mut o = search.finish();
-                o.status = Outcome::status_for(
-                    o.count,
-                    Some(match why {
-                        Interrupt::Time => Stop::Time,
-                        Interrupt::Cancelled => Stop::Cancelled,
-                        Interrupt::ConflictLimit => Stop::Nodes,
-                    }),
-                    limits,
-                );
-                return o;
-            }
+            Err(EncodeStop::Interrupted(why)) => return interrupted_build(search, why, limits),
         };
         search.stats.vars = Some(enc.num_vars as u64);
         search.stats.clauses = Some(enc.size.clauses);
@@ -483,9 +583,10 @@ impl Sat {
         backend.reserve_vars(enc.num_vars);
         search.built();
         if enc.trivially_unsat {
-            // A clash found before encoding (givens, or `reduced`'s propagation): no solver call.
+            // An empty at-least-one clause after `optimized`'s elimination: no solver call.
             self.scratch.recycle_info(enc.info);
-            search.stats.bump("sat_calls", 0);
+            solver_counters(&mut search.stats, backend.stats());
+            search.stats.bump("sat_calls", calls);
             let mut o = search.finish();
             o.status = Outcome::status_for(o.count, None, limits);
             return o;
@@ -523,11 +624,7 @@ impl Sat {
                 }
                 Ok(SatAnswer::Unsat) => break,
                 Ok(SatAnswer::Interrupted(why)) => {
-                    stop = Some(match why {
-                        Interrupt::Time => Stop::Time,
-                        Interrupt::Cancelled => Stop::Cancelled,
-                        Interrupt::ConflictLimit => Stop::Nodes,
-                    });
+                    stop = Some(stop_of(why));
                     break;
                 }
                 Ok(SatAnswer::Sat(model)) => {
@@ -553,18 +650,8 @@ impl Sat {
                 }
             }
         }
-        let s = backend.stats();
-        let st = &mut search.stats;
-        st.decisions = s.decisions;
-        st.conflicts = s.conflicts;
-        st.propagations = s.propagations;
-        st.nodes = s.decisions.unwrap_or(0);
-        st.guesses = s.decisions.unwrap_or(0);
-        st.backtracks = s.conflicts.unwrap_or(0);
-        st.bump("sat_calls", calls);
-        if let Some(us) = s.child_cpu_us {
-            st.bump("solver_cpu_us", us);
-        }
+        solver_counters(&mut search.stats, backend.stats());
+        search.stats.bump("sat_calls", calls);
         self.scratch.recycle_info(enc.info);
         let mut o = search.finish();
         o.status = Outcome::status_for(o.count, stop, limits);

@@ -28,11 +28,11 @@
 //! - After an interrupt (time limit, cancel) the solver is dropped: varisat cannot be used
 //!   after one, and the next puzzle starts fresh.
 
-use super::{Limits, Search, Stop};
+use super::{answered_by_propagation, solver_counters, stop_of, Limits, Search, Stop};
 use crate::cnf::{
-    decode, encode_into, make_backend, propagate_singles, Budget, CnfInfo, CnfOptions,
-    EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated, SatAnswer, SatBackend, Scratch,
-    SizeStats, Teardown,
+    decode, encode_into, make_backend, propagate_singles, BackendStats, Budget, CnfInfo,
+    CnfOptions, EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated, SatAnswer, SatBackend,
+    Scratch, SizeStats, Teardown,
 };
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
@@ -92,14 +92,6 @@ pub struct Ended {
     /// puzzle with a fresh solver, blocking the grids in `found` (already counted).
     pub gave_up: bool,
     pub found: Vec<Vec<u16>>,
-}
-
-fn stop_of(why: Interrupt) -> Stop {
-    match why {
-        Interrupt::Time => Stop::Time,
-        Interrupt::Cancelled => Stop::Cancelled,
-        Interrupt::ConflictLimit => Stop::Nodes,
-    }
 }
 
 /// The (cell, digit) pairs of the open cells that propagation removed and that `assume` makes
@@ -251,10 +243,11 @@ impl Mode {
     }
 }
 
-/// Solves `puzzle`: naked and hidden singles first (a puzzle they fill needs no solver; the
-/// cells they decide become assumptions), then the reused solver in `slot` (built or rebuilt
-/// first when needed), each call under the fallback's conflict limit. Counters go into
-/// `search.stats` as this puzzle's share.
+/// Solves `puzzle`: naked and hidden singles and probing first (a puzzle they decide needs no
+/// solver, answered as by the fresh default, [`answered_by_propagation`]; the cells they
+/// decide become assumptions), then the reused solver in `slot` (built or rebuilt first when
+/// needed), each call under the fallback's conflict limit. Counters go into `search.stats` as
+/// this puzzle's share; `idle`: the backend's counters before any call.
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     slot: &mut Option<Reused>,
@@ -266,6 +259,7 @@ pub fn solve(
     search: &mut Search,
     start: Instant,
     scratch: &mut Scratch,
+    idle: BackendStats,
 ) -> Ended {
     let limits_expected = limits.time_limit.is_some() || limits.cancel.is_some();
     let budget = Budget {
@@ -281,17 +275,14 @@ pub fn solve(
                 ..Ended::default()
             };
         }
-        Ok(None) => {
-            search.built();
-            return Ended::default(); // a clash: no solution
+        Ok(p) if answered_by_propagation(search, p.as_ref(), &[], idle) => {
+            return Ended {
+                stop: search.stop_reason(), // the solution cap, as a solver's answer would
+                ..Ended::default()
+            };
         }
+        Ok(None) => unreachable!("a clash is answered by propagation"),
         Ok(Some(p)) => {
-            if p.fixed.iter().all(|&d| d != 0) {
-                // Singles and probing are deductions: the grid they fill is the only solution.
-                search.built();
-                search.solution(p.fixed);
-                return Ended::default();
-            }
             if mode.assume != Assume::Placed {
                 removed_candidates(puzzle, &p, mode.assume, &mut removed);
             }
@@ -431,16 +422,15 @@ pub fn solve(
     }
     let after = r.backend.stats();
     let diff = |x: Option<u64>, y: Option<u64>| Some(x? - y.unwrap_or(0));
-    let st = &mut search.stats;
-    st.decisions = diff(after.decisions, before.decisions);
-    st.conflicts = diff(after.conflicts, before.conflicts);
-    st.propagations = diff(after.propagations, before.propagations);
-    st.nodes = st.decisions.unwrap_or(0);
-    st.guesses = st.decisions.unwrap_or(0);
-    st.backtracks = st.conflicts.unwrap_or(0);
-    if let Some(us) = diff(after.child_cpu_us, before.child_cpu_us) {
-        st.bump("solver_cpu_us", us);
-    }
+    solver_counters(
+        &mut search.stats,
+        BackendStats {
+            decisions: diff(after.decisions, before.decisions),
+            conflicts: diff(after.conflicts, before.conflicts),
+            propagations: diff(after.propagations, before.propagations),
+            child_cpu_us: diff(after.child_cpu_us, before.child_cpu_us),
+        },
+    );
     let interrupted = !matches!(ended.stop, None | Some(Stop::SolutionCap)) || ended.gave_up;
     if ended.error.is_some() || (interrupted && !r.backend.survives_interrupts()) {
         *slot = None; // varisat without a conflict limit cannot go on after an interrupt; start clean

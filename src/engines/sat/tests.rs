@@ -570,8 +570,8 @@ fn reduced_clash_is_unsat_without_a_solver_call() {
         assert_eq!(o.stats.counter("sat_calls"), Some(0), "{b}");
         assert_eq!(o.stats.vars, Some(0));
     }
-    // The first norvig puzzle falls to singles... or not: either way the answer is the
-    // same as extended's, and a grid solved by singles has no variable and one solve call.
+    // The first norvig puzzles fall to singles and probing, or not: either way the answer is
+    // the same as extended's, with fewer variables.
     for p in norvig(5) {
         let r = run(
             &mut engine("reduced", "auto", "batsat"),
@@ -904,4 +904,136 @@ fn incremental_propagation_first_honours_the_node_limit() {
     assert!(o.count < 2);
     let o = run(&mut inc, &hard[1], &Limits::solutions(2));
     assert_eq!(o.status, Status::Unique);
+}
+
+/// The fresh default (`reduced`, probe=auto) answers a puzzle that its propagation fills or
+/// refutes with no backend and no solve call: the same status, count and grids as a solver
+/// that propagates nothing (`extended`), at caps 1, 2 and 40, on every embedded backend; its
+/// counters are the documented ones (no call, an empty formula or the empty clause, the
+/// backend's counters 0 where it has them), and incremental mode answers and counts such a
+/// puzzle alike. Cases: a puzzle singles fill, one only probing fills (norvig #1), a clash
+/// singles find, a wrong digit only probing refutes (found here); and a puzzle with exactly 2
+/// solutions (a deadly rectangle of norvig #1's grid left open, 2 by the brute-force oracle)
+/// still counts 2 through the solver.
+#[test]
+fn fresh_default_answers_what_propagation_decides_without_a_solver() {
+    let keep = |k: u64| Limits {
+        max_solutions: k,
+        keep_solutions: 100,
+        ..Limits::default()
+    };
+    let singles =
+        line("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..");
+    let probed = norvig(1).remove(0);
+    let mut t = String::from("12345678.........9");
+    t.push_str(&".".repeat(81 - t.len()));
+    let clash = line(&t);
+    let no_probe = |p: &Puzzle| {
+        let mut e = Sat::from_options(&EngineOptions::new().with("probe", "false")).unwrap();
+        run(&mut e, p, &keep(2))
+    };
+    assert!(
+        no_probe(&probed).stats.vars > Some(0),
+        "singles alone leave it open"
+    );
+    let grid = run(&mut engine("extended", "auto", "batsat"), &probed, &keep(1))
+        .solutions
+        .remove(0);
+    let with = |c: usize, d: u16| {
+        let mut g = probed.givens().to_vec();
+        g[c] = d;
+        Puzzle::new(probed.shared_geometry().clone(), g).unwrap()
+    };
+    let refuted = (0..81)
+        .flat_map(|c| (1..=9u16).map(move |d| (c, d)))
+        .filter(|&(c, d)| probed.givens()[c] == 0 && grid[c] != d)
+        .map(|(c, d)| with(c, d))
+        .find(|p| {
+            p.clash().is_none() && {
+                let o = no_probe(p);
+                o.status == Status::Unsat && o.stats.vars > Some(0)
+            }
+        })
+        .expect("a wrong digit that singles leave open");
+    // Two solutions: rows r1, r2 and columns c1, c2 in two boxes, a b / b a in the grid.
+    let two = (0..81usize)
+        .flat_map(|x| (0..81usize).map(move |y| (x, y)))
+        .find_map(|(x, y)| {
+            let (r1, c1, r2, c2) = (x / 9, x % 9, y / 9, y % 9);
+            let cells = [r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2];
+            let boxes: std::collections::BTreeSet<_> =
+                cells.iter().map(|c| (c / 27, c % 9 / 3)).collect();
+            (r1 < r2
+                && c1 < c2
+                && boxes.len() == 2
+                && grid[cells[0]] == grid[cells[3]]
+                && grid[cells[1]] == grid[cells[2]])
+                .then(|| {
+                    let mut g = grid.clone();
+                    for c in cells {
+                        g[c] = 0;
+                    }
+                    Puzzle::new(probed.shared_geometry().clone(), g).unwrap()
+                })
+        })
+        .expect("a deadly rectangle");
+    assert_eq!(brute_count(&two, 0, &mut None), 2);
+    for b in ["batsat", "cadical", "varisat"] {
+        let mut fresh = Sat::from_options(&EngineOptions::new().with("backend", b)).unwrap();
+        let mut solver = engine("extended", "auto", b);
+        let mut inc = Sat::from_options(
+            &EngineOptions::new()
+                .with("backend", b)
+                .with("incremental", "true"),
+        )
+        .unwrap();
+        for (name, p, decided) in [
+            ("singles", &singles, true),
+            ("probed", &probed, true),
+            ("clash", &clash, true),
+            ("refuted", &refuted, true),
+            ("two", &two, false),
+        ] {
+            for k in [1, 2, 40] {
+                let got = run(&mut fresh, p, &keep(k));
+                let want = run(&mut solver, p, &keep(k));
+                let mut sorted = [got.solutions.clone(), want.solutions.clone()];
+                sorted.iter_mut().for_each(|s| s.sort());
+                assert_eq!(
+                    (got.status, got.count),
+                    (want.status, want.count),
+                    "{b} {name} cap {k}: {:?}",
+                    got.note
+                );
+                if k > want.count {
+                    assert_eq!(sorted[0], sorted[1], "{b} {name} cap {k}");
+                }
+                let st = &got.stats;
+                if decided {
+                    assert_eq!(st.counter("sat_calls"), Some(0), "{b} {name}");
+                    let clauses = u64::from(got.count == 0);
+                    assert_eq!(
+                        (st.vars, st.clauses, st.literals),
+                        (Some(0), Some(clauses), Some(0)),
+                        "{b} {name}"
+                    );
+                    let zero = (b == "batsat").then_some(0);
+                    assert_eq!(
+                        (st.decisions, st.conflicts, st.propagations, st.nodes),
+                        (zero, zero, zero, 0),
+                        "{b} {name}"
+                    );
+                    let i = run(&mut inc, p, &keep(k));
+                    assert_eq!(
+                        (i.status, i.count, &i.solutions, &i.stats),
+                        (got.status, got.count, &got.solutions, st),
+                        "{b} {name} cap {k}, incremental"
+                    );
+                } else {
+                    assert!(st.counter("sat_calls") > Some(0), "{b} {name}");
+                }
+            }
+        }
+        assert_eq!(run(&mut fresh, &two, &keep(40)).count, 2);
+    }
 }
