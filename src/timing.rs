@@ -51,12 +51,26 @@ mod tests {
 
     #[test]
     fn cpu_clock_advances_with_work() {
+        // Work until the thread's CPU clock passes 5 ms. A fixed wall-time loop would depend
+        // on the machine's load (on a loaded machine 20 ms of wall time can hold under 5 ms of
+        // this thread's CPU); the wall bound only ends the loop if the clock never advances.
         let w = Stopwatch::start();
         let mut x = 0u64;
-        while w.wall() < Duration::from_millis(20) {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+        while w.cpu() <= Duration::from_millis(5) && w.wall() < Duration::from_secs(60) {
+            for _ in 0..10_000 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            }
+            std::hint::black_box(x);
         }
-        std::hint::black_box(x);
-        assert!(w.cpu() > Duration::from_millis(5));
+        let (cpu, wall) = (w.cpu(), w.wall());
+        assert!(
+            cpu > Duration::from_millis(5),
+            "CPU {cpu:?} after {wall:?} of wall time"
+        );
+        // One thread cannot use more CPU than wall time (1 ms of slack for clock granularity).
+        assert!(
+            cpu <= wall + Duration::from_millis(1),
+            "CPU {cpu:?} > wall {wall:?}"
+        );
     }
 }
