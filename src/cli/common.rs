@@ -191,8 +191,9 @@ pub struct CnfArgs {
     #[arg(long, value_name = "E")]
     pub encoding: Option<String>,
 
-    /// At-most-one encoding: auto (default: pairwise up to 32 literals, bimander above;
-    /// auto:K moves the threshold to K), pairwise, sequential, binary, product,
+    /// At-most-one encoding: auto (default: pairwise up to 32 literals, bimander above; up to
+    /// 16 in a formula that would have over 50M literals so; auto:K: threshold K on every
+    /// formula), pairwise, sequential, binary, product,
     /// commander[:K], bimander[:G].
     #[arg(long, value_name = "A")]
     pub amo: Option<String>,

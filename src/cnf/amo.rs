@@ -32,7 +32,11 @@
 //!   in different subgroups imply different bit patterns. `k` aux, `m·g(g-1)/2 + n·k` clauses
 //!   at most.
 //! - `auto` (the default): `pairwise` for groups of at most [`AUTO_PAIRWISE_MAX`] literals,
-//!   `bimander` above; `auto:K` moves the threshold to K. Measured by
+//!   `bimander` above; in a formula that would have over [`AUTO_LARGE_LITERALS`] literals so,
+//!   pairwise only up to [`AUTO_LARGE_PAIRWISE_MAX`] (memory: a 400x400 puzzle at 60% givens
+//!   needs 3.1 GB of RSS with 32 and 1.8 GB with 16; formulas under the bound, which include
+//!   every instance answered at 64x64-400x400, are unchanged). `auto:K` fixes the threshold
+//!   at K on every formula. Measured by
 //!   `scripts/bench-sat-amo.sh` (docs/reductions.md, "AMO for large groups"): in full groups
 //!   bimander is 1.9-2.5x faster than pairwise at 36-49 literals; in the search-bound
 //!   reduced/optimized formulas of the large instances, bimander on small groups is 2-4x
@@ -58,12 +62,25 @@ pub const DEFAULT_BIMANDER_GROUP: usize = 2;
 /// Largest group that `auto` encodes pairwise; larger groups get bimander.
 pub const AUTO_PAIRWISE_MAX: usize = 32;
 
+/// `auto`'s memory rule: a formula that would have more literals than this with
+/// [`AUTO_PAIRWISE_MAX`] is encoded with [`AUTO_LARGE_PAIRWISE_MAX`] instead
+/// ([`Amo::for_formula`]). About 1 GB inside batsat (21 bytes per literal measured at
+/// 400x400); below it every formula keeps the threshold measured for speed.
+pub const AUTO_LARGE_LITERALS: u64 = 50_000_000;
+
+/// Largest group that `auto` encodes pairwise in a formula over [`AUTO_LARGE_LITERALS`]:
+/// halves a 400x400 puzzle's formula at 60% givens (71.7M clauses, 3.1 GB peak RSS with 32;
+/// 38.9M, 1.8 GB with 16; a threshold of 8 saves 1% more).
+pub const AUTO_LARGE_PAIRWISE_MAX: usize = 16;
+
 /// An at-most-one encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Amo {
-    /// Pairwise for groups of at most this many literals, bimander above (`auto` is
-    /// [`AUTO_PAIRWISE_MAX`]; `auto:K` names another threshold, for measuring the rule).
-    Auto(usize),
+    /// Pairwise for groups of at most K literals, bimander above. `auto` (`None`, the
+    /// default): K = [`AUTO_PAIRWISE_MAX`], lowered to [`AUTO_LARGE_PAIRWISE_MAX`] in a formula
+    /// that would have over [`AUTO_LARGE_LITERALS`] literals ([`Amo::for_formula`]);
+    /// `auto:K` (`Some(K)`, for measuring the rule): K on every formula.
+    Auto(Option<usize>),
     Pairwise,
     Sequential,
     Binary,
@@ -82,7 +99,7 @@ impl Default for Amo {
 
 impl Amo {
     /// The default: `auto` with the measured threshold.
-    pub const AUTO: Amo = Amo::Auto(AUTO_PAIRWISE_MAX);
+    pub const AUTO: Amo = Amo::Auto(None);
 
     /// Every encoding with its default parameters.
     pub const ALL: [Amo; 7] = [
@@ -99,8 +116,20 @@ impl Amo {
     /// as they are.
     pub fn for_group(self, k: usize) -> Amo {
         match self {
-            Amo::Auto(max) if k <= max => Amo::Pairwise,
+            Amo::Auto(max) if k <= max.unwrap_or(AUTO_PAIRWISE_MAX) => Amo::Pairwise,
             Amo::Auto(_) => Amo::Bimander(DEFAULT_BIMANDER_GROUP),
+            a => a,
+        }
+    }
+
+    /// The encoding of a formula that has `literals` literals when encoded with `self`:
+    /// `auto`'s memory rule lowers its threshold to [`AUTO_LARGE_PAIRWISE_MAX`] over
+    /// [`AUTO_LARGE_LITERALS`] literals; every other encoding (`auto:K` too) is kept.
+    pub fn for_formula(self, literals: u64) -> Amo {
+        match self {
+            Amo::Auto(None) if literals > AUTO_LARGE_LITERALS => {
+                Amo::Auto(Some(AUTO_LARGE_PAIRWISE_MAX))
+            }
             a => a,
         }
     }
@@ -117,8 +146,8 @@ impl Amo {
             Amo::Commander(g) => format!("commander:{g}"),
             Amo::Bimander(DEFAULT_BIMANDER_GROUP) => "bimander".into(),
             Amo::Bimander(g) => format!("bimander:{g}"),
-            Amo::Auto(AUTO_PAIRWISE_MAX) => "auto".into(),
-            Amo::Auto(max) => format!("auto:{max}"),
+            Amo::Auto(None) => "auto".into(),
+            Amo::Auto(Some(max)) => format!("auto:{max}"),
         }
     }
 }
@@ -143,7 +172,7 @@ impl FromStr for Amo {
             "auto" => Ok(Amo::AUTO),
             _ => {
                 if let Some(k) = s.strip_prefix("auto:") {
-                    return k.parse::<usize>().map(Amo::Auto).map_err(|_| {
+                    return k.parse::<usize>().map(|k| Amo::Auto(Some(k))).map_err(|_| {
                         format!("auto threshold {k:?} is not a whole number of literals")
                     });
                 }
@@ -469,9 +498,19 @@ mod tests {
         );
         assert_eq!(size(Amo::AUTO, 9), size(Amo::Pairwise, 9));
         assert_eq!(size(Amo::AUTO, 100), size(Amo::Bimander(2), 100));
-        assert_eq!(Amo::Auto(8).for_group(9), Amo::Bimander(2));
-        assert_eq!(Amo::Auto(8).for_group(8), Amo::Pairwise);
-        assert_eq!(Amo::Auto(0).for_group(2), Amo::Bimander(2));
+        assert_eq!(Amo::Auto(Some(8)).for_group(9), Amo::Bimander(2));
+        assert_eq!(Amo::Auto(Some(8)).for_group(8), Amo::Pairwise);
+        assert_eq!(Amo::Auto(Some(0)).for_group(2), Amo::Bimander(2));
+        // The memory rule: `auto` only, and only over the bound.
+        let big = AUTO_LARGE_LITERALS + 1;
+        assert_eq!(Amo::AUTO.for_formula(AUTO_LARGE_LITERALS), Amo::AUTO);
+        assert_eq!(
+            Amo::AUTO.for_formula(big),
+            Amo::Auto(Some(AUTO_LARGE_PAIRWISE_MAX))
+        );
+        for a in [Amo::Auto(Some(32)), Amo::Pairwise, Amo::Bimander(2)] {
+            assert_eq!(a.for_formula(big), a);
+        }
     }
 
     proptest::proptest! {
@@ -484,7 +523,7 @@ mod tests {
             g in 1usize..6,
             trues in proptest::collection::btree_set(0usize..80, 0..4),
         ) {
-            for amo in [Amo::Bimander(g), Amo::AUTO, Amo::Auto(g)] {
+            for amo in [Amo::Bimander(g), Amo::AUTO, Amo::Auto(Some(g))] {
                 let (aux, clauses) = encode(amo, n);
                 proptest::prop_assert!(aux <= 7);
                 let x: Vec<usize> = trues.iter().copied().filter(|&t| t < n).collect();
@@ -508,8 +547,9 @@ mod tests {
         for amo in Amo::ALL.into_iter().chain([
             Amo::Commander(5),
             Amo::Bimander(7),
-            Amo::Auto(8),
-            Amo::Auto(0),
+            Amo::Auto(Some(8)),
+            Amo::Auto(Some(0)),
+            Amo::Auto(Some(AUTO_PAIRWISE_MAX)),
         ]) {
             assert_eq!(amo.as_str().parse::<Amo>(), Ok(amo));
         }
@@ -517,6 +557,8 @@ mod tests {
         assert!("bimander:0".parse::<Amo>().is_err());
         assert!("nope".parse::<Amo>().is_err());
         assert!("auto:x".parse::<Amo>().is_err());
-        assert_eq!("auto:32".parse::<Amo>(), Ok(Amo::AUTO));
+        // `auto:32` is the same threshold as `auto` without the memory rule.
+        assert_eq!("auto:32".parse::<Amo>(), Ok(Amo::Auto(Some(32))));
+        assert_eq!("auto".parse::<Amo>(), Ok(Amo::AUTO));
     }
 }

@@ -347,6 +347,28 @@ impl Tally<'_> {
 /// empty grid of side 2 or more (nothing to eliminate or propagate). Closed form, before
 /// duplicate removal.
 pub fn size_whole(g: &Geometry, opts: &CnfOptions, units: u64) -> SizeStats {
+    sized(opts, |o| size_whole_as(g, o, units)).1
+}
+
+/// `opts` with `amo=auto`'s memory rule applied ([`Amo::for_formula`]: a lower pairwise
+/// threshold for a formula over the bound), and the formula's size then; `size` counts the
+/// formula under given options.
+fn sized(
+    opts: &CnfOptions,
+    mut size: impl FnMut(&CnfOptions) -> SizeStats,
+) -> (CnfOptions, SizeStats) {
+    let s = size(opts);
+    let amo = opts.amo.for_formula(s.literals);
+    if amo == opts.amo {
+        return (*opts, s);
+    }
+    let o = CnfOptions { amo, ..*opts };
+    let s = size(&o);
+    (o, s)
+}
+
+/// [`size_whole`] with `opts.amo` as it is.
+fn size_whole_as(g: &Geometry, opts: &CnfOptions, units: u64) -> SizeStats {
     let n = g.n();
     let mut t = Tally {
         opts,
@@ -367,14 +389,31 @@ pub fn size_whole(g: &Geometry, opts: &CnfOptions, units: u64) -> SizeStats {
 /// candidates left.
 pub fn count(puzzle: &Puzzle, opts: &CnfOptions, scratch: &mut Scratch) -> SizeStats {
     match prepare(puzzle, opts, scratch, &Budget::default()) {
-        Ok(Prepared::Whole) => size_whole(puzzle.geometry(), opts, units(puzzle, opts)),
-        Ok(Prepared::Unsat) => SizeStats {
-            vars: 0,
-            clauses: 1,
-            literals: 0,
-        },
-        Ok(Prepared::Open) => count_open(puzzle.geometry(), opts, scratch),
+        Ok(prepared) => size_prepared(puzzle, opts, prepared, scratch).1,
         Err(_) => unreachable!("no budget"),
+    }
+}
+
+/// The options (`amo=auto`'s memory rule applied) and exact size of `puzzle`'s formula from
+/// what [`prepare`] left in `scratch`.
+fn size_prepared(
+    puzzle: &Puzzle,
+    opts: &CnfOptions,
+    prepared: Prepared,
+    scratch: &mut Scratch,
+) -> (CnfOptions, SizeStats) {
+    let g = puzzle.geometry();
+    match prepared {
+        Prepared::Whole => sized(opts, |o| size_whole_as(g, o, units(puzzle, o))),
+        Prepared::Unsat => (
+            *opts,
+            SizeStats {
+                vars: 0,
+                clauses: 1,
+                literals: 0,
+            },
+        ),
+        Prepared::Open => sized(opts, |o| count_open(g, o, scratch)),
     }
 }
 
@@ -713,15 +752,8 @@ fn emit<S: ClauseSink + ?Sized>(
     let n = g.n();
     let cells = g.cells();
     let givens = puzzle.givens();
-    let size = match prepared {
-        Prepared::Whole => size_whole(g, opts, units(puzzle, opts)),
-        Prepared::Unsat => SizeStats {
-            vars: 0,
-            clauses: 1,
-            literals: 0,
-        },
-        Prepared::Open => count_open(g, opts, scratch),
-    };
+    let (opts, size) = size_prepared(puzzle, opts, prepared, scratch);
+    let opts = &opts;
     if let Some(bound) = limits.max_literals {
         if size.literals > bound {
             return Err(EncodeStop::TooLarge {
@@ -915,6 +947,36 @@ fn emit<S: ClauseSink + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `amo=auto`'s memory rule as the encoder applies it: a formula over the bound is
+    /// counted again, and encoded, with the lower threshold; other formulas and an explicit
+    /// `auto:K` are kept.
+    #[test]
+    fn auto_lowers_its_threshold_over_the_literal_bound() {
+        use super::super::amo::{AUTO_LARGE_LITERALS, AUTO_LARGE_PAIRWISE_MAX};
+        let size = |literals| SizeStats {
+            vars: 1,
+            clauses: 1,
+            literals,
+        };
+        let big = |o: &CnfOptions| match o.amo {
+            Amo::Auto(None) => size(AUTO_LARGE_LITERALS + 1),
+            _ => size(7),
+        };
+        let o = CnfOptions::default();
+        assert_eq!(o.amo, Amo::AUTO);
+        let (r, s) = sized(&o, big);
+        assert_eq!(
+            (r.amo, s.literals),
+            (Amo::Auto(Some(AUTO_LARGE_PAIRWISE_MAX)), 7)
+        );
+        assert_eq!(sized(&o, |_| size(AUTO_LARGE_LITERALS)).0.amo, Amo::AUTO);
+        let fixed = CnfOptions {
+            amo: Amo::Auto(Some(32)),
+            ..o
+        };
+        assert_eq!(sized(&fixed, big).0.amo, fixed.amo);
+    }
 
     /// Probing reads the budget: with a deadline already passed it stops on rk-64x64, where
     /// singles alone do less work than one look at the clock and finish.

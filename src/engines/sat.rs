@@ -63,8 +63,9 @@ pub static INFO: EngineInfo = EngineInfo {
                    encoding=minimal|efficient|extended|optimized|reduced (reduced; extended with \
                    incremental=true or givens=assumptions), \
                    amo=auto[:K]|pairwise|sequential|binary|product|commander[:K]|bimander[:G] \
-                   (auto: pairwise up to 32 literals, bimander above; auto:K moves the \
-                   threshold to K), \
+                   (auto: pairwise up to 32 literals, bimander above, and pairwise only up \
+                   to 16 in a formula that would have over 50M literals so (memory); \
+                   auto:K: threshold K on every formula), \
                    backend=varisat|batsat|cadical|cadical:plain|sat|unsat|ext:PATH [ARGS] \
                    (batsat), \
                    givens=units|assumptions (units), dedup=true|false (false), \
