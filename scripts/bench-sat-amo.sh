@@ -24,6 +24,8 @@ rounds=${1:-3}
 limit=${2:-10}
 backend=${3:-batsat}
 cargo build --release --quiet
+# The binary cargo just built: under $CARGO_TARGET_DIR (relative to the repository) when set.
+export SUDOLAB_BIN=${CARGO_TARGET_DIR:-target}/release/sudolab
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for n in 16 25 36 49 64; do
@@ -31,7 +33,7 @@ for n in 16 25 36 49 64; do
 done
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $rounds rounds, ${limit} s, $backend"
 python3 - "$rounds" "$limit" "$backend" "$tmp" <<'PY'
-import csv, io, statistics, subprocess, sys
+import csv, io, os, statistics, subprocess, sys
 csv.field_size_limit(1 << 30)
 rounds, limit, backend, tmp = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 large = ["rk-25x25", "rk-64x64", "rk-81x81", "rk-100x100", "rk-144x144",
@@ -41,7 +43,7 @@ cases += [(f"data/{g}.txt", g, "optimized") for g in large]
 cases += [(f"{tmp}/cut-{n}.txt", f"cut-{n} 60%", "extended") for n in (16, 25, 36, 49, 64)]
 thresholds = ["auto:0", "auto:8", "auto:16", "auto", "auto:64", "auto:128", "pairwise"]
 def run(path, encoding, amo):
-    args = ["target/release/sudolab", "solve", path, "--engine", "sat", "--csv",
+    args = [os.environ["SUDOLAB_BIN"], "solve", path, "--engine", "sat", "--csv",
             "--time-limit", limit, "--option", f"encoding={encoding}",
             "--option", f"amo={amo}", "--option", f"backend={backend}",
             "--option", "max_literals=1000000000"]

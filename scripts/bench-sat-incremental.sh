@@ -31,12 +31,14 @@ shift 2 || shift $# || true
 backends=("$@")
 [ ${#backends[@]} -gt 0 ] || backends=(batsat varisat cadical)
 cargo build --release --quiet
+# The binary cargo just built: under $CARGO_TARGET_DIR (relative to the repository) when set.
+export SUDOLAB_BIN=${CARGO_TARGET_DIR:-target}/release/sudolab
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 head -n "$n17" data/royle-17clue.txt >"$tmp/17clue-$n17.txt"
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $rounds rounds"
 python3 - "$rounds" "$tmp" "$tmp/17clue-$n17.txt" "${backends[@]}" <<'PY'
-import csv, io, statistics, subprocess, sys
+import csv, io, os, statistics, subprocess, sys
 rounds, tmp, s17, backends = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
 sets = [s17, "data/magictour-top1465.txt", "data/forum-hardest-1106.txt"]
 configs = [
@@ -53,7 +55,7 @@ configs = [
     ("incr refuted", "incremental=true,fallback=never,assume=refuted"),
 ]
 def rate(path, spec):
-    args = ["target/release/sudolab", "solve", path, "--engine", "sat", "--max-solutions", "2", "--csv"]
+    args = [os.environ["SUDOLAB_BIN"], "solve", path, "--engine", "sat", "--max-solutions", "2", "--csv"]
     for kv in spec.split(","):
         args += ["--option", kv]
     p = subprocess.run(args, capture_output=True, text=True, check=True)

@@ -21,7 +21,8 @@ limit=${1:-20}
 count=${2:-2}
 engine=${3:-sat}
 cargo build --release --quiet
-bin=target/release/sudolab
+# The binary cargo just built: under $CARGO_TARGET_DIR (relative to the repository) when set.
+bin=${CARGO_TARGET_DIR:-target}/release/sudolab
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 files=(data/rk-64x64.txt data/rk-81x81.txt data/rk-100x100.txt data/rk-144x144.txt

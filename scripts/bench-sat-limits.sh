@@ -19,14 +19,16 @@ shift || true
 backends=("$@")
 [ ${#backends[@]} -gt 0 ] || backends=(varisat batsat cadical)
 cargo build --release --quiet
+# The binary cargo just built: under $CARGO_TARGET_DIR (relative to the repository) when set.
+export SUDOLAB_BIN=${CARGO_TARGET_DIR:-target}/release/sudolab
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 -c "print('\n'.join([' '.join(['0'] * 81)] * 81))" >"$tmp/empty-81x81.txt"
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), T = ${limit} s"
 python3 - "$limit" "$tmp" "${backends[@]}" <<'PY'
-import csv, io, resource, subprocess, sys, time
+import csv, io, os, resource, subprocess, sys, time
 limit, tmp, backends = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
-bin = "target/release/sudolab"
+bin = os.environ["SUDOLAB_BIN"]
 rk = "data/rk-25x25.txt"
 empty = f"{tmp}/empty-81x81.txt"
 cases = [

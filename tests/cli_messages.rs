@@ -125,7 +125,14 @@ fn zero_threads_asks_for_at_least_one() {
 #[test]
 fn a_failing_external_solver_is_described_in_words() {
     let dir = tempfile::tempdir().unwrap();
-    let p = puzzle_file(dir.path());
+    // The empty grid: propagation decides nothing, so the solver is called (a puzzle that
+    // singles or probing fill is answered without one).
+    std::fs::write(
+        dir.path().join("empty.txt"),
+        format!("{}\n", ".".repeat(81)),
+    )
+    .unwrap();
+    let p = "empty.txt".to_string();
     let o = run_in(
         dir.path(),
         &[
@@ -271,11 +278,130 @@ fn decode_marks_an_unsat_claim_as_unchecked() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         stdout(&o).trim(),
-        "UNSATISFIABLE (unchecked: the model file says so; no proof given)"
+        "UNSATISFIABLE (unchecked: the model file says so; give the solver's DRAT proof with \
+         --proof to check it)"
     );
     std::fs::write(dir.path().join("m2.txt"), "c nothing\n").unwrap();
     let o = run_in(dir.path(), &["decode", "p.cnf", "m2.txt"]);
     refused(&o, &["m2.txt:1:1: expected an answer"]);
+}
+
+#[test]
+fn decode_checks_an_unsat_claim_against_a_drat_proof() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = puzzle_file(dir.path());
+    let o = run_in(dir.path(), &["encode", &p, "-o", "p.cnf"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::write(dir.path().join("m.txt"), "s UNSATISFIABLE\n").unwrap();
+    let decode = |proof: &str, text: &str| {
+        std::fs::write(dir.path().join(proof), text).unwrap();
+        run_in(dir.path(), &["decode", "p.cnf", "m.txt", "--proof", proof])
+    };
+    // The puzzle is satisfiable: no proof can refute it. One that stops short is not proved.
+    let o = decode("short.drat", "c nothing derived\n");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
+    assert!(
+        stderr(&o).contains(
+            "short.drat: the proof ends after 0 lemmas without deriving the empty clause"
+        ) && stderr(&o).contains("the UNSATISFIABLE claim is not proved"),
+        "{}",
+        stderr(&o)
+    );
+    // An empty clause claimed outright is neither RUP nor RAT: named with its position.
+    let o = decode("bogus.drat", "c\n  0\n");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bogus.drat: line 2, column 3: lemma 1 `0` is neither RUP nor RAT"),
+        "{}",
+        stderr(&o)
+    );
+    // A malformed proof is bad input.
+    let o = decode("bad.drat", "d 1 2 0\nd 3 x 0\n");
+    refused(&o, &["bad.drat:2:5: expected a literal", "found `x`"]);
+    // A clash is refuted by unit propagation on the formula alone: an empty proof checks it.
+    let clash = format!("11{}\n", &PUZZLE[2..]);
+    std::fs::write(dir.path().join("clash.txt"), clash).unwrap();
+    let o = run_in(dir.path(), &["encode", "clash.txt", "-o", "c.cnf"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::write(dir.path().join("empty.drat"), "").unwrap();
+    let o = run_in(
+        dir.path(),
+        &[
+            "decode",
+            "c.cnf",
+            "m.txt",
+            "--proof",
+            "empty.drat",
+            "--time-limit",
+            "60",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).trim(),
+        "UNSATISFIABLE (checked by the DRAT proof empty.drat: unit propagation on the formula \
+         alone conflicts)"
+    );
+    let o = run_in(
+        dir.path(),
+        &["decode", "c.cnf", "m.txt", "--proof", "none.drat"],
+    );
+    refused(&o, &["none.drat:0:0: opening the proof"]);
+}
+
+#[test]
+fn unknown_engine_options_and_missing_solvers_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = puzzle_file(dir.path());
+    let o = run_in(dir.path(), &["solve", &p, "--engine", "sat:bogus=1"]);
+    refused(
+        &o,
+        &["engine sat: expected one of its options `", "found `bogus`"],
+    );
+    let o = run_in(dir.path(), &["solve", &p, "--engine", "bnb:x=1"]);
+    refused(
+        &o,
+        &["engine bnb: expected its one option `order`, found `x`"],
+    );
+    let o = run_in(dir.path(), &["solve", &p, "--engine", "backtrack:x=1"]);
+    refused(
+        &o,
+        &["engine backtrack: expected no option (it takes none), found `x`"],
+    );
+    let o = run_in(
+        dir.path(),
+        &[
+            "solve",
+            &p,
+            "--engine",
+            "sat",
+            "--backend",
+            "ext:/nonexistent/solver",
+        ],
+    );
+    refused(
+        &o,
+        &[
+            "backend ext: expected an executable solver",
+            "found no such file: `/nonexistent/solver`",
+        ],
+    );
+    let o = run_in(
+        dir.path(),
+        &[
+            "solve",
+            &p,
+            "--engine",
+            "sat",
+            "--backend",
+            "ext:no-such-solver-xyz",
+        ],
+    );
+    refused(
+        &o,
+        &["found no such file in any directory of PATH: `no-such-solver-xyz`"],
+    );
 }
 
 #[test]

@@ -125,7 +125,8 @@ fn external_solvers_report_unsat() {
             // A claim decode cannot check (no proof): marked as such, not printed as a result.
             assert_eq!(
                 out,
-                "UNSATISFIABLE (unchecked: the model file says so; no proof given)"
+                "UNSATISFIABLE (unchecked: the model file says so; give the solver's DRAT \
+                 proof with --proof to check it)"
             );
         }
     }
@@ -133,6 +134,98 @@ fn external_solvers_report_unsat() {
         let cnf = dir.path().join("p1-extended.cnf");
         let r = Command::new(path).arg("-q").arg(&cnf).output().unwrap();
         assert!(String::from_utf8_lossy(&r.stdout).contains("s UNSATISFIABLE"));
+    }
+}
+
+/// A puzzle that is unsat only by search: norvig-top95 #1 with a wrong digit in its first
+/// empty cell, one that no given in its row, column or box rules out.
+fn wrong_digit_puzzle(dir: &Path) -> PathBuf {
+    let file = data("norvig-top95.txt");
+    let line = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let solution = solutions(&file).remove(0);
+    let cells: Vec<u8> = line.bytes().collect();
+    let c = cells.iter().position(|&b| b == b'.' || b == b'0').unwrap();
+    let (r, k) = (c / 9, c % 9);
+    let peers: Vec<u8> = (0..81)
+        .filter(|&o| o / 9 == r || o % 9 == k || (o / 27 == c / 27 && o % 9 / 3 == k / 3))
+        .map(|o| cells[o])
+        .collect();
+    let d = (b'1'..=b'9')
+        .find(|&d| d != solution.as_bytes()[c] && !peers.contains(&d))
+        .unwrap();
+    let mut wrong = cells.clone();
+    wrong[c] = d;
+    let path = dir.join("wrong.txt");
+    std::fs::write(&path, [&wrong[..], b"\n"].concat()).unwrap();
+    path
+}
+
+#[test]
+fn decode_checks_cadical_drat_proofs() {
+    let Some(cadical) = solver("cadical") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let wrong = wrong_digit_puzzle(dir.path());
+    // `minimal` gives unit propagation the least to work with, so the proof has lemmas.
+    for (cnf, puzzle) in [
+        ("wrong.cnf", wrong.clone()),
+        ("right.cnf", data("norvig-top95.txt")),
+    ] {
+        let o = sudolab(&[
+            "encode",
+            puzzle.to_str().unwrap(),
+            "--index",
+            "1",
+            "--encoding",
+            "minimal",
+            "-o",
+            &d(cnf),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    for (proof, flag) in [("p.drat", "--no-binary"), ("p.bin", "--binary=true")] {
+        let r = Command::new(&cadical)
+            .args(["-q", flag, &d("wrong.cnf"), &d(proof)])
+            .output()
+            .unwrap();
+        assert_eq!(
+            r.status.code(),
+            Some(20),
+            "{}",
+            String::from_utf8_lossy(&r.stdout)
+        );
+        std::fs::write(d("m.txt"), &r.stdout).unwrap();
+        let o = sudolab(&["decode", &d("wrong.cnf"), &d("m.txt"), "--proof", &d(proof)]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{out} {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            out.starts_with(&format!(
+                "UNSATISFIABLE (checked by the DRAT proof {}: lemma ",
+                d(proof)
+            )),
+            "{out}"
+        );
+        // The same proof against the satisfiable puzzle's formula (same variables) must not
+        // pass: a sound check cannot refute a satisfiable formula.
+        let o = sudolab(&["decode", &d("right.cnf"), &d("m.txt"), "--proof", &d(proof)]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("the UNSATISFIABLE claim is not proved"),
+            "{err}"
+        );
     }
 }
 

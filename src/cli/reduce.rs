@@ -375,6 +375,79 @@ pub struct DecodeArgs {
     /// Output form of the grid.
     #[arg(long, value_enum, default_value = "line")]
     pub output: OutputArg,
+
+    /// A DRAT proof (text or binary, e.g. `cadical CNF PROOF`) that checks an UNSATISFIABLE
+    /// claim: every lemma must be RUP or RAT, and unit propagation must end in a conflict
+    /// (forward checking as drat-trim defines it). Without it the claim is printed as
+    /// unchecked.
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<String>,
+
+    /// Stop checking the proof after SECS seconds: the claim is then printed as unchecked
+    /// and the exit status is 3.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub time_limit: Option<std::time::Duration>,
+}
+
+/// The proof check of an UNSATISFIABLE claim: what to print and the exit status.
+fn check_unsat_claim(
+    args: &DecodeArgs,
+    dimacs: &cnf::Dimacs,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    use cnf::drat::{check_drat, DratError};
+    let Some(proof) = &args.proof else {
+        writeln!(
+            out,
+            "UNSATISFIABLE (unchecked: the model file says so; give the solver's DRAT proof \
+             with --proof to check it)"
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    let file = File::open(proof).with_context(|| format!("{proof}:0:0: opening the proof"))?;
+    let budget = cnf::Budget {
+        deadline: args.time_limit.map(|t| std::time::Instant::now() + t),
+        cancel: None,
+    };
+    match check_drat(
+        dimacs.num_vars,
+        &dimacs.clauses,
+        BufReader::new(file),
+        &budget,
+    ) {
+        Ok(c) => {
+            let by = if c.refuted_at == 0 {
+                "unit propagation on the formula alone conflicts".to_string()
+            } else {
+                format!(
+                    "lemma {} of the proof makes unit propagation conflict; {} lemmas checked, \
+                     {} by RAT, {} deletions, {} deletions ignored",
+                    c.refuted_at, c.lemmas, c.rat_lemmas, c.deletions, c.ignored_deletions
+                )
+            };
+            writeln!(
+                out,
+                "UNSATISFIABLE (checked by the DRAT proof {proof}: {by})"
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(DratError::Syntax { position, message }) => {
+            let at = match position {
+                cnf::drat::ProofPosition::Text { line, column } => format!("{line}:{column}"),
+                cnf::drat::ProofPosition::Binary { byte } => format!("byte {byte}"),
+            };
+            bail!("{proof}:{at}: {message}")
+        }
+        Err(DratError::Io(e)) => bail!("{proof}:0:0: reading the proof: {e}"),
+        Err(e @ DratError::Interrupted { .. }) => {
+            writeln!(out, "UNSATISFIABLE (unchecked: {e})")?;
+            Ok(ExitCode::from(3))
+        }
+        Err(e) => {
+            eprintln!("sudolab: {proof}: {e}: the UNSATISFIABLE claim is not proved");
+            Ok(ExitCode::from(1))
+        }
+    }
 }
 
 pub fn decode(args: DecodeArgs) -> anyhow::Result<ExitCode> {
@@ -386,18 +459,19 @@ pub fn decode(args: DecodeArgs) -> anyhow::Result<ExitCode> {
     let answer = read_model(&text)
         .map_err(|e| anyhow!("{}:{}:{}: {}", args.model, e.line, e.column, e.message))?;
     let mut out = std::io::stdout().lock();
+    if let (Some(proof), SolverAnswer::Sat(_)) = (&args.proof, &answer) {
+        eprintln!(
+            "sudolab: {proof}: not read: the model file gives a model, which is checked instead"
+        );
+    }
     match answer {
-        // A model is checked against the formula below; a claim of unsatisfiability is not
-        // something decode can check without a proof, so it is printed as the solver's
-        // claim, never as a result.
-        SolverAnswer::Unsat => {
-            writeln!(
-                out,
-                "UNSATISFIABLE (unchecked: the model file says so; no proof given)"
-            )?;
-            Ok(ExitCode::SUCCESS)
-        }
+        // A model is checked against the formula below; a claim of unsatisfiability is
+        // checked only by a proof, else it is printed as the solver's claim, never as a result.
+        SolverAnswer::Unsat => check_unsat_claim(&args, &dimacs, &mut out),
         SolverAnswer::Unknown => {
+            if let Some(proof) = &args.proof {
+                eprintln!("sudolab: {proof}: not read: the model file gives no answer to check");
+            }
             writeln!(out, "UNKNOWN (the solver gave no answer)")?;
             Ok(ExitCode::SUCCESS)
         }

@@ -48,6 +48,8 @@
 //! check_model(&Clauses, &Model) -> Result<(), DecodeError>
 //! decode(&CnfInfo, &Model) -> Result<Grid, DecodeError>
 //! decode_checked(&Dimacs, &Model) -> Result<Grid, DecodeError>   (header + clauses + grid check)
+//! drat::check_drat(num_vars, &Clauses, proof: impl BufRead, &Budget)
+//!     -> Result<ProofCheck { lemmas, rat_lemmas, deletions, .. }, DratError>   (DRAT, forward)
 //!
 //! trait SatBackend { name, prefer, reserve_vars, add_clause, add_cnf, solve(&assumptions, &Budget)
 //!                    -> Result<SatAnswer { Sat(Model), Unsat, Interrupted(Interrupt) }, String>,
@@ -66,6 +68,7 @@ pub mod amo;
 pub mod backend;
 mod decode;
 mod dimacs;
+pub mod drat;
 mod encode;
 pub mod formula;
 pub mod header;

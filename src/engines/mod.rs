@@ -61,10 +61,20 @@ impl EngineOptions {
     pub fn allow_only(&self, engine: &str, known: &[&str]) -> Result<(), String> {
         match self.0.keys().find(|k| !known.contains(&k.as_str())) {
             None => Ok(()),
-            Some(k) if known.is_empty() => Err(format!("engine {engine} takes no option ({k})")),
+            Some(k) if known.is_empty() => Err(format!(
+                "engine {engine}: expected no option (it takes none), found `{k}`"
+            )),
+            Some(k) if known.len() == 1 => Err(format!(
+                "engine {engine}: expected its one option `{}`, found `{k}`",
+                known[0]
+            )),
             Some(k) => Err(format!(
-                "engine {engine} has no option {k} (it takes: {})",
-                known.join(", ")
+                "engine {engine}: expected one of its options {}, found `{k}`",
+                known
+                    .iter()
+                    .map(|o| format!("`{o}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
         }
     }

@@ -70,10 +70,17 @@ impl External {
     /// name contains `minisat`, else the competition's.
     pub fn from_spec(spec: &str) -> Result<Self, String> {
         let mut words = spec.split_whitespace();
-        let name = words
-            .next()
-            .ok_or("ext: needs a path (ext:PATH [ARGS...])")?;
-        let program = resolve(name).ok_or_else(|| format!("ext: no executable {name:?}"))?;
+        let name = words.next().ok_or(
+            "backend ext: expected a solver after `ext:` (ext:PATH [ARGS...]), found nothing",
+        )?;
+        let program = resolve(name).ok_or_else(|| {
+            let where_ = if name.contains('/') {
+                "no such file"
+            } else {
+                "no such file in any directory of PATH"
+            };
+            format!("backend ext: expected an executable solver (a path, or a name found on PATH), found {where_}: `{name}`")
+        })?;
         let file = program
             .file_name()
             .map(|f| f.to_string_lossy().to_lowercase())
