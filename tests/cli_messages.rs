@@ -39,6 +39,12 @@ fn refused(o: &Output, wanted: &[&str]) {
 const PUZZLE: &str =
     "000000010400000000020000000000050407008000300001090000300400200050100000000806000";
 
+/// `sudolab encode INPUT -o OUT` in `dir` (default encoding), which must succeed.
+fn encode_in(dir: &Path, input: &str, out: &str) {
+    let o = run_in(dir, &["encode", input, "-o", out]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
 fn puzzle_file(dir: &Path) -> String {
     std::fs::write(dir.join("p.txt"), format!("{PUZZLE}\n")).unwrap();
     "p.txt".into()
@@ -270,8 +276,7 @@ fn summary_of_a_bad_csv_says_what_was_expected_and_found() {
 fn decode_marks_an_unsat_claim_as_unchecked() {
     let dir = tempfile::tempdir().unwrap();
     let p = puzzle_file(dir.path());
-    let o = run_in(dir.path(), &["encode", &p, "-o", "p.cnf"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    encode_in(dir.path(), &p, "p.cnf");
     // The puzzle is satisfiable; a model file that says otherwise is only a claim.
     std::fs::write(dir.path().join("m.txt"), "c made up\ns UNSATISFIABLE\n").unwrap();
     let o = run_in(dir.path(), &["decode", "p.cnf", "m.txt"]);
@@ -290,8 +295,7 @@ fn decode_marks_an_unsat_claim_as_unchecked() {
 fn decode_checks_an_unsat_claim_against_a_drat_proof() {
     let dir = tempfile::tempdir().unwrap();
     let p = puzzle_file(dir.path());
-    let o = run_in(dir.path(), &["encode", &p, "-o", "p.cnf"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    encode_in(dir.path(), &p, "p.cnf");
     std::fs::write(dir.path().join("m.txt"), "s UNSATISFIABLE\n").unwrap();
     let decode = |proof: &str, text: &str| {
         std::fs::write(dir.path().join(proof), text).unwrap();
@@ -322,8 +326,7 @@ fn decode_checks_an_unsat_claim_against_a_drat_proof() {
     // A clash is refuted by unit propagation on the formula alone: an empty proof checks it.
     let clash = format!("11{}\n", &PUZZLE[2..]);
     std::fs::write(dir.path().join("clash.txt"), clash).unwrap();
-    let o = run_in(dir.path(), &["encode", "clash.txt", "-o", "c.cnf"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    encode_in(dir.path(), "clash.txt", "c.cnf");
     std::fs::write(dir.path().join("empty.drat"), "").unwrap();
     let o = run_in(
         dir.path(),

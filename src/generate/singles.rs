@@ -242,21 +242,12 @@ impl Singles {
     /// next fixpoint; nothing happens if the cell holds it already. After an error the state
     /// is partial: [`Singles::undo`] to a mark restores it.
     pub fn place(&mut self, cell: usize, digit: u16) -> Result<(), Stop> {
-        if self.value[cell] == digit {
-            return Ok(());
-        }
-        if self.value[cell] != 0 || !self.has(cell, digit) {
-            return Err(Stop::Dead);
-        }
-        let r = self.assign(cell, digit).and_then(|()| self.drain());
-        if r.is_err() {
-            self.queue.clear();
-        }
-        r.map_err(stopped)
+        // No goal: no cell is numbered `usize::MAX`, so this runs to the fixpoint.
+        self.place_until(cell, digit, usize::MAX).map(|_| ())
     }
 
     /// [`Singles::place`], halted as soon as propagation is about to place `goal` (an open
-    /// cell other than `cell`): `Ok(true)` then, and the state is partial, to be undone to a
+    /// cell other than `cell`, or `usize::MAX` for no goal): `Ok(true)` then, and the state is partial, to be undone to a
     /// mark before anything else is asked of it; `Ok(false)` at a fixpoint that leaves `goal`
     /// open. Singles place `goal` at the fixpoint exactly when they do on the way (the
     /// fixpoint does not depend on the order of the singles), so the answer is the fixpoint's
