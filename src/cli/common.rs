@@ -211,6 +211,11 @@ pub struct CnfArgs {
     /// before encoding.
     #[arg(long)]
     pub probe: bool,
+
+    /// With --encoding reduced: after singles, locked candidates (pointing and claiming over
+    /// the house list) to a fixpoint, before encoding (and before probing with --probe).
+    #[arg(long)]
+    pub locked: bool,
 }
 
 impl CnfArgs {
@@ -231,6 +236,7 @@ impl CnfArgs {
         }
         o.dedup = self.dedup;
         o.probe = self.probe;
+        o.locked = self.locked;
         o.check().map_err(anyhow::Error::msg)?;
         Ok(o)
     }

@@ -346,6 +346,7 @@ pub fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
                     givens: GivensMode::Units,
                     dedup: args.dedup,
                     probe: false,
+                    locked: false,
                 };
                 let s = size_stats(p, &opts);
                 writeln!(

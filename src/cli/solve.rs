@@ -151,6 +151,9 @@ impl SolveArgs {
         if cnf.probe {
             set("probe", "true", "--probe".into())?;
         }
+        if cnf.locked {
+            set("locked", "true", "--locked".into())?;
+        }
         for kv in &self.options {
             let Some((k, v)) = kv.split_once('=') else {
                 bail!("--option: expected KEY=VALUE, found {kv:?}");

@@ -39,7 +39,7 @@
 use super::amo::{at_most_one, size as amo_size, Amo, ClauseOut};
 use super::backend::{Budget, Interrupt, Teardown};
 use super::formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
-use super::options::{CnfOptions, GivensMode};
+use super::options::{CnfOptions, Deductions, GivensMode};
 use super::singles::{propagate, SinglesWork, Table};
 use super::sink::ClauseSink;
 use super::CnfEncoding;
@@ -501,7 +501,7 @@ fn prepare(
             used,
             fixed,
         };
-        if !propagate(g, &mut table, singles, budget, opts.probe)? {
+        if !propagate(g, &mut table, singles, budget, opts.deductions())? {
             return Ok(Prepared::Unsat);
         }
     }
@@ -628,7 +628,7 @@ pub struct Propagated<'s> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Propagation {
     prepared: Prepared,
-    probe: bool,
+    rules: Deductions,
 }
 
 impl Propagated<'_> {
@@ -662,7 +662,8 @@ impl Propagated<'_> {
 }
 
 /// The propagation of the `reduced` encoding alone (naked and hidden singles to a fixpoint,
-/// [`super::singles`], then failed-literal probing if `probe`), without encoding: `Ok(None)`
+/// [`super::singles`], with locked candidates and failed-literal probing as `rules` asks),
+/// without encoding: `Ok(None)`
 /// when it finds a clash (no solution), else the decided cells (givens included) and the
 /// candidates left. Incremental solving uses it to turn a puzzle into more assumptions, or to
 /// answer it without a solver.
@@ -670,16 +671,17 @@ pub fn propagate_singles<'s>(
     puzzle: &Puzzle,
     scratch: &'s mut Scratch,
     budget: &Budget,
-    probe: bool,
+    rules: Deductions,
 ) -> Result<Option<Propagated<'s>>, Interrupt> {
     let opts = CnfOptions {
         encoding: CnfEncoding::Reduced,
-        probe,
+        probe: rules.probe,
+        locked: rules.locked,
         ..CnfOptions::default()
     };
     let words = puzzle.n().div_ceil(64);
     let prepared = prepare(puzzle, &opts, scratch, budget)?;
-    let propagation = Propagation { prepared, probe };
+    let propagation = Propagation { prepared, rules };
     match prepared {
         Prepared::Unsat => Ok(None),
         Prepared::Whole => {
@@ -707,7 +709,7 @@ pub fn propagate_singles<'s>(
 /// propagation is not run again. A caller that answers the puzzles propagation decides
 /// without a solver makes its solver only for the others.
 ///
-/// Panics if `opts` is not the `reduced` encoding with the `probe` of `propagation`.
+/// Panics if `opts` is not the `reduced` encoding with the deductions of `propagation`.
 pub fn encode_propagated<S: ClauseSink + ?Sized>(
     puzzle: &Puzzle,
     opts: &CnfOptions,
@@ -717,7 +719,7 @@ pub fn encode_propagated<S: ClauseSink + ?Sized>(
     limits: &EncodeLimits,
 ) -> Result<Encoded, EncodeStop> {
     assert!(
-        opts.encoding == CnfEncoding::Reduced && opts.probe == propagation.probe,
+        opts.encoding == CnfEncoding::Reduced && opts.deductions() == propagation.rules,
         "encode_propagated: the options are not those of the propagation"
     );
     emit(puzzle, opts, propagation.prepared, sink, scratch, limits)

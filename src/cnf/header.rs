@@ -8,6 +8,7 @@
 //! c givens units                       (units | assumptions | eliminated)
 //! c dedup false
 //! c probe true                         (only when reduced probed before encoding)
+//! c locked true                        (only when reduced applied locked candidates)
 //! c geometry 9 box 3x3 diagonals no    (or: c geometry 9 regions diagonals yes)
 //! c regions 1 1 1 2 2 ...              (jigsaw only: region of each cell, 1-based, row-major)
 //! c puzzle 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
@@ -43,6 +44,9 @@ pub fn header_lines(info: &CnfInfo, assumptions: &[i32]) -> Vec<String> {
     ];
     if o.probe {
         out.push("probe true".to_string());
+    }
+    if o.locked {
+        out.push("locked true".to_string());
     }
     let yes = |b: bool| if b { "yes" } else { "no" };
     match g.layout() {
@@ -168,6 +172,11 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
                 opts.probe = rest[0]
                     .parse()
                     .map_err(|_| err(format!("probe {:?} is not true/false", rest[0])))?
+            }
+            "locked" if !rest.is_empty() => {
+                opts.locked = rest[0]
+                    .parse()
+                    .map_err(|_| err(format!("locked {:?} is not true/false", rest[0])))?
             }
             "geometry" => {
                 let n = num(rest.first().copied().unwrap_or(""))? as usize;

@@ -26,8 +26,9 @@
 //!         (budget read every 2^16 literals; teardown: stop early enough to free the solver)
 //!     EncodeStop::{TooLarge { literals, bound }, Interrupted(Interrupt)}
 //! count(&Puzzle, &CnfOptions, &mut Scratch) -> SizeStats   (exact, nothing emitted)
-//! propagate_singles(&Puzzle, &mut Scratch, &Budget, probe) -> Result<Option<Propagated>, Interrupt>
-//!     (reduced's singles [+ probing] alone: None = clash, else Propagated { fixed }, has(c, d),
+//! propagate_singles(&Puzzle, &mut Scratch, &Budget, Deductions { locked, probe })
+//!     -> Result<Option<Propagated>, Interrupt>
+//!     (reduced's singles [+ locked candidates, probing] alone: None = clash, else Propagated { fixed }, has(c, d),
 //!     placed_in(h, d), filled(), propagation())
 //! encode_propagated(&Puzzle, &CnfOptions, Propagation, &mut impl ClauseSink, &mut Scratch,
 //!     &EncodeLimits) -> Result<Encoded, EncodeStop>   (reduced, from that propagation: same
@@ -91,7 +92,7 @@ pub use encode::{
 pub use formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
 pub use header::{parse_header, Header};
 pub use model::{read_model, Model, SolverAnswer};
-pub use options::{CnfEncoding, CnfOptions, GivensMode};
+pub use options::{CnfEncoding, CnfOptions, Deductions, GivensMode};
 pub use sink::{ClauseSink, Counter};
 pub use size::{size_stats, size_stats_empty};
 

@@ -147,11 +147,32 @@ pub struct CnfOptions {
     /// ([`crate::cnf::singles`]). Off here; the sat engine's `probe=auto` turns it on for
     /// grids up to 9x9 (docs/engines.md, "Probing before encoding").
     pub probe: bool,
+    /// `reduced` only: after singles, locked candidates (pointing and claiming over the house
+    /// list) to a fixpoint ([`crate::cnf::singles`]). Off here; the sat engine's
+    /// `locked=auto` turns it on for grids up to 9x9 (docs/engines.md, "Locked candidates
+    /// before encoding").
+    pub locked: bool,
+}
+
+/// What the `reduced` encoding's propagation does besides naked and hidden singles
+/// ([`crate::cnf::singles`]): the two switches of [`CnfOptions`], alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Deductions {
+    pub locked: bool,
+    pub probe: bool,
 }
 
 impl CnfOptions {
+    /// The deductions of the propagation before encoding (`reduced`).
+    pub fn deductions(&self) -> Deductions {
+        Deductions {
+            locked: self.locked,
+            probe: self.probe,
+        }
+    }
+
     /// Rejects combinations that do not make sense: `optimized` or `reduced` with givens as
-    /// assumptions, probing with another encoding than `reduced`.
+    /// assumptions, probing or locked candidates with another encoding than `reduced`.
     pub fn check(&self) -> Result<(), String> {
         if self.encoding.eliminates() && self.givens == GivensMode::Assumptions {
             return Err(format!(
@@ -159,11 +180,14 @@ impl CnfOptions {
                 self.encoding
             ));
         }
-        if self.probe && self.encoding != CnfEncoding::Reduced {
-            return Err(format!(
-                "probe=true needs encoding=reduced (it strengthens reduced's propagation), not {}",
-                self.encoding
-            ));
+        for (on, name) in [(self.probe, "probe"), (self.locked, "locked")] {
+            if on && self.encoding != CnfEncoding::Reduced {
+                return Err(format!(
+                    "{name}=true needs encoding=reduced (it strengthens reduced's propagation), \
+                     not {}",
+                    self.encoding
+                ));
+            }
         }
         Ok(())
     }

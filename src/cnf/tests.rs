@@ -17,6 +17,7 @@ fn opts(encoding: CnfEncoding, amo: Amo, dedup: bool) -> CnfOptions {
         givens: GivensMode::Units,
         dedup,
         probe: false,
+        locked: false,
     }
 }
 
@@ -434,6 +435,7 @@ fn encode_with_reused_scratch_equals_encode() {
                             givens,
                             dedup,
                             probe: false,
+                            locked: false,
                         };
                         let a = encode(p, &o);
                         let b = encode_with(p, &o, &mut scratch);
@@ -634,14 +636,14 @@ fn count_grids(cnf: &Cnf, cap: usize) -> usize {
     found
 }
 
-/// Probing (`reduced` with `probe`) removes only what no solution has: the grids of the
-/// probed formula are those of the singles-only one, on seeded random 4x4 and 6x6 puzzles (3
-/// to 2 + N*N/2 placements) and on 9x9 puzzles of norvig-top95 with one given changed to
-/// another digit (mostly no solution) or three givens removed (several solutions); clashing
-/// givens are skipped. Probing must also find clashes and removals that singles alone miss
-/// (the test fails if it never does).
+/// Probing and locked candidates (`reduced` with `probe`, `locked`, or both) remove only what
+/// no solution has: the grids of each formula are those of the singles-only one, on seeded
+/// random 4x4 and 6x6 puzzles (boxed, X and jigsaw; 3 to 2 + N*N/2 placements) and on 9x9
+/// puzzles of norvig-top95 with one given changed to another digit (mostly no solution) or
+/// three givens removed (several solutions); clashing givens are skipped. Each must also
+/// find clashes and removals that singles alone miss (the test fails if one never does).
 #[test]
-fn probing_keeps_every_solution_and_finds_what_singles_miss() {
+fn probing_and_locked_candidates_keep_every_solution_and_find_what_singles_miss() {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = |k: usize| {
         seed ^= seed << 13;
@@ -649,9 +651,16 @@ fn probing_keeps_every_solution_and_finds_what_singles_miss() {
         seed ^= seed << 17;
         (seed % k as u64) as usize
     };
+    let geometries = [
+        Geometry::square(4).unwrap(),
+        Geometry::square(6).unwrap(),
+        Geometry::square(6).unwrap().with_diagonals(true),
+        crate::puzzle::jigsaw6_for_tests(),
+    ];
     let mut puzzles = Vec::new();
-    for n in [4usize, 6] {
-        let g = Arc::new(Geometry::square(n).unwrap());
+    for g in geometries {
+        let n = g.n();
+        let g = Arc::new(g);
         for _ in 0..300 {
             let mut givens = vec![0u16; n * n];
             for _ in 0..3 + next(n * n / 2) {
@@ -673,31 +682,115 @@ fn probing_keeps_every_solution_and_finds_what_singles_miss() {
             puzzles.push(Puzzle::new(p.shared_geometry().clone(), givens).unwrap());
         }
     }
-    let (mut clashes, mut shrunk, mut tried) = (0, 0, 0);
-    for p in puzzles.iter().filter(|p| p.clash().is_none()) {
-        tried += 1;
-        let plain = opts(CnfEncoding::Reduced, Amo::AUTO, false);
-        let probed = CnfOptions {
+    let plain = opts(CnfEncoding::Reduced, Amo::AUTO, false);
+    let variants = [
+        CnfOptions {
             probe: true,
             ..plain
-        };
-        let (a, b) = (encode(p, &plain), encode(p, &probed));
-        assert!(b.num_vars <= a.num_vars);
-        let count = count_grids(&a, 200);
-        assert_eq!(count_grids(&b, 200), count, "{:?}", p.givens());
-        if count == 0 && a.num_vars > 0 && b.num_vars == 0 {
-            assert_eq!(b.clauses.len(), 1);
-            assert!(b.clauses.get(0).is_empty());
-            clashes += 1;
+        },
+        CnfOptions {
+            locked: true,
+            ..plain
+        },
+        CnfOptions {
+            probe: true,
+            locked: true,
+            ..plain
+        },
+    ];
+    for strong in variants {
+        let (mut clashes, mut shrunk, mut tried) = (0, 0, 0);
+        for p in puzzles.iter().filter(|p| p.clash().is_none()) {
+            tried += 1;
+            let (a, b) = (encode(p, &plain), encode(p, &strong));
+            assert!(b.num_vars <= a.num_vars);
+            let count = count_grids(&a, 200);
+            assert_eq!(
+                count_grids(&b, 200),
+                count,
+                "{strong:?} {}x{} {:?}",
+                p.n(),
+                p.n(),
+                p.givens()
+            );
+            if count == 0 && a.num_vars > 0 && b.num_vars == 0 {
+                assert_eq!(b.clauses.len(), 1);
+                assert!(b.clauses.get(0).is_empty());
+                clashes += 1;
+            }
+            if count > 0 && b.num_vars < a.num_vars {
+                shrunk += 1;
+            }
         }
-        if count > 0 && b.num_vars < a.num_vars {
-            shrunk += 1;
-        }
+        assert!(
+            tried > 300 && clashes > 0 && shrunk > 10,
+            "{strong:?}: {tried} {clashes} {shrunk}"
+        );
     }
-    assert!(
-        tried > 200 && clashes > 0 && shrunk > 10,
-        "{tried} {clashes} {shrunk}"
-    );
+}
+
+/// Locked candidates on a hand-made 9x9 (Stuart's pointing): the six cells of the top-left
+/// box's second and third columns hold 2..7, so that box's 1 is in the first column, and no
+/// other cell of the first column can hold it; singles alone remove none of those. With the
+/// bottom-left box filled the same way, both boxes need their 1 in the first column: a clash
+/// that only locked candidates find.
+#[test]
+fn locked_candidates_point_from_a_box_to_a_column() {
+    let g = Arc::new(Geometry::square(9).unwrap());
+    let mut givens = vec![0u16; 81];
+    // (row, column, digit), 0-based rows and columns.
+    let mut give = |cells: [(usize, usize, u16); 6]| {
+        for (r, c, d) in cells {
+            givens[r * 9 + c] = d;
+        }
+        givens.clone()
+    };
+    let top = give([
+        (0, 1, 2),
+        (0, 2, 3),
+        (1, 1, 4),
+        (1, 2, 5),
+        (2, 1, 6),
+        (2, 2, 7),
+    ]);
+    let p = Puzzle::new(g.clone(), top).unwrap();
+    let mut scratch = Scratch::new();
+    let budget = Budget::default();
+    let rules = |locked| Deductions {
+        locked,
+        probe: false,
+    };
+    for locked in [false, true] {
+        let q = propagate_singles(&p, &mut scratch, &budget, rules(locked))
+            .unwrap()
+            .unwrap();
+        for r in 0..9 {
+            // Column 1 keeps the 1 in box 1 (rows 0-2) and, without locked candidates,
+            // everywhere else.
+            assert_eq!(
+                q.has(r * 9, 1),
+                r < 3 || !locked,
+                "row {r}, locked {locked}"
+            );
+        }
+        assert!(q.has(9 * 4 + 4, 1));
+    }
+    let both = give([
+        (6, 1, 3),
+        (6, 2, 2),
+        (7, 1, 5),
+        (7, 2, 4),
+        (8, 1, 7),
+        (8, 2, 6),
+    ]);
+    let p = Puzzle::new(g, both).unwrap();
+    assert!(p.clash().is_none());
+    assert!(propagate_singles(&p, &mut scratch, &budget, rules(false))
+        .unwrap()
+        .is_some());
+    assert!(propagate_singles(&p, &mut scratch, &budget, rules(true))
+        .unwrap()
+        .is_none());
 }
 
 /// On unique 9x9 puzzles probing places at least what singles place, and the solution is

@@ -12,7 +12,7 @@
 //! in as they are made); solving is `solve`. For external solvers `solve` is this thread's CPU only (writing the file, waiting);
 //! the solver's own CPU time is the counter `solver_cpu_us`.
 //!
-//! Propagation first: with `reduced` (the default) singles and probing run before a backend is
+//! Propagation first: with `reduced` (the default) singles, locked candidates and probing run before a backend is
 //! made, and a puzzle they fill (its only solution) or refute (`unsat`) is answered without a
 //! backend or a solve call, as incremental mode does it ([`answered_by_propagation`], shared);
 //! its time is all `build`.
@@ -30,8 +30,8 @@ use super::{
 };
 use crate::cnf::{
     decode, encode_into, encode_propagated, make_backend, propagate_singles, Amo, BackendStats,
-    Budget, CnfEncoding, CnfOptions, EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated,
-    SatAnswer, Scratch, Teardown,
+    Budget, CnfEncoding, CnfOptions, Deductions, EncodeLimits, EncodeStop, GivensMode, Interrupt,
+    Propagated, SatAnswer, Scratch, Teardown,
 };
 use crate::puzzle::Puzzle;
 use incremental::{Assume, Mode, Rebuild, Reused};
@@ -52,7 +52,7 @@ pub static INFO: EngineInfo = EngineInfo {
                varisat and embedded CaDiCaL; vars/clauses/literals: the formula encoded (blocking clauses not \
                included); sat_calls: solve calls; solver_cpu_us: CPU of external solver \
                processes. A puzzle that the propagation before the solver decides (reduced, \
-               the default, and incremental=true: singles and probing fill the grid, its \
+               the default, and incremental=true: singles, locked candidates and probing fill the grid, its \
                only solution, or find a clash, unsat) is answered with no backend and no \
                solve call: sat_calls=0, vars=0, clauses=0 (1, the empty clause, if \
                refuted), literals=0, the backend counters 0 (empty where not exposed); all \
@@ -73,13 +73,16 @@ pub static INFO: EngineInfo = EngineInfo {
                    reduced, or incremental=true: after singles, failed-literal probing with \
                    singles and the cell dilemma on the cells with at most 3 candidates, to a \
                    fixpoint), \
+                   locked=auto|true|false (auto: true on grids up to 9x9, false above; \
+                   reduced, or incremental=true: after singles, locked candidates (pointing \
+                   and claiming over the house list), to a fixpoint, before probing), \
                    incremental=true|false (false: one solver per geometry reused across \
                    puzzles, givens as assumptions; minimal/efficient/extended only), \
                    rebuild=auto|never|N (auto: when search time since the last rebuild \
                    passes 8 rebuilds' time), fallback=N|never (never: a puzzle whose call on the \
                    reused solver reaches N conflicts is finished by a fresh reduced solver, \
                    probed as by probe), assume=placed|all|refuted (placed: in incremental \
-                   mode singles and probing run first, a puzzle they fill or refute needs no \
+                   mode singles, locked candidates and probing run first, a puzzle they fill or refute needs no \
                    solver, and their conclusions are assumptions: the decided cells, plus \
                    every removed candidate negated (all) or those no placed peer explains \
                    (refuted)), \
@@ -144,6 +147,13 @@ fn variants() -> Vec<EngineOptions> {
                 .with("probe", "true")
                 .with("backend", backend),
         );
+        v.push(
+            EngineOptions::new()
+                .with("encoding", "reduced")
+                .with("locked", "true")
+                .with("probe", "false")
+                .with("backend", backend),
+        );
         for encoding in ["extended", "reduced"] {
             v.push(
                 EngineOptions::new()
@@ -163,6 +173,7 @@ const KEYS: &[&str] = &[
     "givens",
     "dedup",
     "probe",
+    "locked",
     "max_literals",
     "incremental",
     "rebuild",
@@ -187,9 +198,10 @@ pub struct Sat {
     /// Incremental mode: the rebuild rule and fallback, and the reused solver.
     incremental: Option<Mode>,
     reused: Option<Reused>,
-    /// `probe=auto` (the default) with `reduced`: probing is switched on per puzzle for sides
-    /// up to [`PROBE_AUTO_MAX_SIDE`] (`cnf.probe` is then false).
-    probe_auto: bool,
+    /// `probe=auto` and `locked=auto` (the defaults) with `reduced`: probing and locked
+    /// candidates are switched on per puzzle for sides up to [`PROBE_AUTO_MAX_SIDE`] and
+    /// [`LOCKED_AUTO_MAX_SIDE`] (`cnf.probe` and `cnf.locked` are then false).
+    auto: Deductions,
     /// The backend's counters before any call (0 where it exposes them, `None` where not):
     /// those of a puzzle answered without a solver call.
     idle: BackendStats,
@@ -200,6 +212,31 @@ pub struct Sat {
 /// top1465 / forum-hardest); on 16x16 to 49x49 generated sets 0.96-1.01x, and on rk-81x81 and
 /// rk-100x100 it costs more than it saves.
 pub const PROBE_AUTO_MAX_SIDE: usize = 9;
+
+/// `locked=auto` applies locked candidates on grids up to this side. Measured
+/// (docs/engines.md, "Locked candidates before encoding"): on 9x9 sets they made the default
+/// 1.3x / 1.15x / 1.06x as fast (17-clue / top1465 / forum-hardest); above 9x9 the changes
+/// were within search luck either way.
+pub const LOCKED_AUTO_MAX_SIDE: usize = 9;
+
+/// The deductions `probe=auto` and `locked=auto` make on `puzzle` (with `reduced`).
+pub fn auto_deductions(puzzle: &Puzzle) -> Deductions {
+    Deductions {
+        locked: puzzle.n() <= LOCKED_AUTO_MAX_SIDE,
+        probe: puzzle.n() <= PROBE_AUTO_MAX_SIDE,
+    }
+}
+
+/// An `auto|true|false` option: `None` when absent or `auto`.
+fn auto_or_bool(options: &EngineOptions, key: &str) -> Result<Option<bool>, String> {
+    match options.get(key) {
+        None | Some("auto") => Ok(None),
+        Some(v) => v
+            .parse::<bool>()
+            .map(Some)
+            .map_err(|_| format!("{key} must be auto, true or false, not {v:?}")),
+    }
+}
 
 /// Default [`Sat::max_literals`]: 2e8 literals, about 0.8 GB inside an embedded solver
 /// (varisat holds the 4e8 literals of the empty 100x100 grid in 5.3 GB). The bound applies to
@@ -257,26 +294,18 @@ impl Sat {
                 .map_err(|_| format!("dedup must be true or false, not {d:?}"))?;
         }
         let incremental_on = options.get("incremental") == Some("true");
-        // In incremental mode `probe` is the propagation before the reused solver (and the
-        // fallback's fresh solver), not an option of the solver's formula.
-        let incremental_probe = match options.get("probe") {
-            _ if !incremental_on => None,
-            None | Some("auto") => None,
-            Some(p) => Some(
-                p.parse::<bool>()
-                    .map_err(|_| format!("probe must be auto, true or false, not {p:?}"))?,
-            ),
-        };
-        let probe_auto = match options.get("probe") {
-            _ if incremental_on => false,
-            None | Some("auto") => cnf.encoding == CnfEncoding::Reduced,
-            Some(p) => {
-                cnf.probe = p
-                    .parse()
-                    .map_err(|_| format!("probe must be auto, true or false, not {p:?}"))?;
-                false
-            }
-        };
+        let probe = auto_or_bool(options, "probe")?;
+        let locked = auto_or_bool(options, "locked")?;
+        // In incremental mode `probe` and `locked` are the propagation before the reused
+        // solver (and the fallback's fresh solver), not options of the solver's formula.
+        let mut auto = Deductions::default();
+        if !incremental_on {
+            let reduced = cnf.encoding == CnfEncoding::Reduced;
+            auto.probe = reduced && probe.is_none();
+            auto.locked = reduced && locked.is_none();
+            cnf.probe = probe.unwrap_or(false);
+            cnf.locked = locked.unwrap_or(false);
+        }
         cnf.check()?;
         let backend = options
             .get("backend")
@@ -296,7 +325,8 @@ impl Sat {
                     Some(r) => r.parse::<Rebuild>()?,
                     None => DEFAULT_REBUILD,
                 },
-                probe: incremental_probe,
+                probe,
+                locked,
                 assume: match options.get("assume") {
                     Some(a) => a.parse::<Assume>()?,
                     None => DEFAULT_ASSUME,
@@ -335,7 +365,7 @@ impl Sat {
             scratch: Scratch::new(),
             incremental,
             reused: None,
-            probe_auto,
+            auto,
             idle,
         })
     }
@@ -382,10 +412,12 @@ impl Engine for Sat {
                 // The reused solver spent its conflict budget: a fresh solver on the `reduced`
                 // formula finishes the puzzle, the grids found so far blocked.
                 search.stats.bump("fallbacks", 1);
+                let rules = mode.deductions(puzzle);
                 let cnf = CnfOptions {
                     encoding: CnfEncoding::Reduced,
                     givens: GivensMode::Units,
-                    probe: mode.probes(puzzle),
+                    probe: rules.probe,
+                    locked: rules.locked,
                     ..self.cnf
                 };
                 return self.fresh(
@@ -408,9 +440,9 @@ impl Engine for Sat {
             return o;
         }
         let mut cnf = self.cnf;
-        if self.probe_auto && puzzle.n() <= PROBE_AUTO_MAX_SIDE {
-            cnf.probe = true;
-        }
+        let auto = auto_deductions(puzzle);
+        cnf.probe |= self.auto.probe && auto.probe;
+        cnf.locked |= self.auto.locked && auto.locked;
         self.fresh(puzzle, limits, &cnf, search, start, &[], 0)
     }
 }
@@ -508,7 +540,7 @@ impl Sat {
         // `reduced` propagates first, before a backend is made: a puzzle that propagation
         // decides needs no solver (98.8% of 17-clue puzzles with probing, docs/engines.md).
         let propagation = if cnf.encoding == CnfEncoding::Reduced {
-            match propagate_singles(puzzle, &mut self.scratch, &budget, cnf.probe) {
+            match propagate_singles(puzzle, &mut self.scratch, &budget, cnf.deductions()) {
                 Err(why) => return interrupted_build(search, why, limits),
                 Ok(p) => {
                     if answered_by_propagation(&mut search, p.as_ref(), found, self.idle) {

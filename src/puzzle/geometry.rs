@@ -487,6 +487,24 @@ pub fn parse_box(s: &str) -> Result<(usize, usize), String> {
     Ok((side(r, "row count")?, side(c, "column count")?))
 }
 
+/// A 6x6 jigsaw for the tests of engines and encodings: six irregular regions, each
+/// touching three or four rows and columns.
+#[cfg(test)]
+pub(crate) fn jigsaw6_for_tests() -> Geometry {
+    Geometry::jigsaw(
+        6,
+        vec![
+            0, 0, 0, 1, 1, 1, //
+            0, 0, 2, 2, 1, 1, //
+            0, 2, 2, 2, 3, 1, //
+            4, 4, 2, 3, 3, 3, //
+            4, 4, 5, 5, 3, 5, //
+            4, 4, 5, 5, 5, 3, //
+        ],
+    )
+    .expect("a valid 6x6 jigsaw")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,8 @@ pub use format::{
     read_puzzles, read_str, write_grid, write_puzzle, Alphabet, Format, OutputFormat, ParseError,
     ParseErrorKind, ReadOptions, RowsEnd, SourcedPuzzle,
 };
+#[cfg(test)]
+pub(crate) use geometry::jigsaw6_for_tests;
 pub use geometry::{
     default_box, parse_box, Geometry, GeometryError, GridError, HouseKind, Layout, MAX_SIDE,
 };

@@ -19,8 +19,8 @@
 //!   `scripts/bench-sat-incremental.sh`). Work is CPU time, so the rebuild points (not the
 //!   answers) depend on the machine's speed.
 //! - Propagation first: before the solver, the `reduced` encoding's propagation runs on the
-//!   puzzle (naked and hidden singles, then failed-literal probing under `probe`, auto: up to
-//!   9x9, as the fresh default). A puzzle it fills is answered, a clash is `unsat`, both
+//!   puzzle (naked and hidden singles, then locked candidates under `locked` and
+//!   failed-literal probing under `probe`, each auto: up to 9x9, as the fresh default). A puzzle it fills is answered, a clash is `unsat`, both
 //!   without a solver call; otherwise its conclusions are assumptions (`assume`: the decided
 //!   cells; with `all` also every removed candidate negated, with `refuted` those that no
 //!   digit placed in the cell's houses explains), so the reused solver starts from the state
@@ -31,8 +31,8 @@
 use super::{answered_by_propagation, solver_counters, stop_of, Limits, Search, Stop};
 use crate::cnf::{
     decode, encode_into, make_backend, propagate_singles, BackendStats, Budget, CnfInfo,
-    CnfOptions, EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated, SatAnswer, SatBackend,
-    Scratch, SizeStats, Teardown,
+    CnfOptions, Deductions, EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated, SatAnswer,
+    SatBackend, Scratch, SizeStats, Teardown,
 };
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
@@ -225,25 +225,30 @@ impl std::str::FromStr for Assume {
 
 /// How the reused solver is used: the rebuild rule, the conflict limit of each call after
 /// which the puzzle goes to a fresh solver (`None`: never), whether failed-literal probing
-/// runs after singles (`None`: auto, on grids up to
-/// [`super::PROBE_AUTO_MAX_SIDE`]), and which conclusions become assumptions.
+/// and locked candidates run after singles (`None`: auto, [`super::auto_deductions`]), and
+/// which conclusions become assumptions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mode {
     pub rebuild: Rebuild,
     pub fallback: Option<u64>,
     pub probe: Option<bool>,
+    pub locked: Option<bool>,
     pub assume: Assume,
 }
 
 impl Mode {
-    /// Whether `puzzle` is probed before the solver (and by the fallback's fresh solver).
-    pub fn probes(&self, puzzle: &Puzzle) -> bool {
-        self.probe
-            .unwrap_or(puzzle.n() <= super::PROBE_AUTO_MAX_SIDE)
+    /// The deductions made on `puzzle` before the solver (and by the fallback's fresh
+    /// solver).
+    pub fn deductions(&self, puzzle: &Puzzle) -> Deductions {
+        let auto = super::auto_deductions(puzzle);
+        Deductions {
+            locked: self.locked.unwrap_or(auto.locked),
+            probe: self.probe.unwrap_or(auto.probe),
+        }
     }
 }
 
-/// Solves `puzzle`: naked and hidden singles and probing first (a puzzle they decide needs no
+/// Solves `puzzle`: naked and hidden singles, locked candidates and probing first (a puzzle they decide needs no
 /// solver, answered as by the fresh default, [`answered_by_propagation`]; the cells they
 /// decide become assumptions), then the reused solver in `slot` (built or rebuilt first when
 /// needed), each call under the fallback's conflict limit. Counters go into `search.stats` as
@@ -267,7 +272,7 @@ pub fn solve(
         cancel: limits.cancel.clone(),
     };
     let mut removed: Vec<(u32, u16)> = Vec::new();
-    let decided = match propagate_singles(puzzle, scratch, &budget, mode.probes(puzzle)) {
+    let decided = match propagate_singles(puzzle, scratch, &budget, mode.deductions(puzzle)) {
         Err(why) => {
             search.built();
             return Ended {

@@ -449,18 +449,7 @@ fn external_solver_killed_at_time_limit() {
 fn random_small_puzzles_agree_with_brute_force() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-    let jig6 = Geometry::jigsaw(
-        6,
-        vec![
-            0, 0, 0, 1, 1, 1, //
-            0, 0, 2, 2, 1, 1, //
-            0, 2, 2, 2, 3, 1, //
-            4, 4, 2, 3, 3, 3, //
-            4, 4, 5, 5, 3, 5, //
-            4, 4, 5, 5, 5, 3, //
-        ],
-    )
-    .unwrap();
+    let jig6 = crate::puzzle::jigsaw6_for_tests();
     let geometries = [
         Geometry::square(4).unwrap(),
         Geometry::square(4).unwrap().with_diagonals(true),
@@ -533,6 +522,7 @@ fn size_guard_is_this_puzzles_formula() {
                 let o = EngineOptions::new()
                     .with("encoding", e)
                     .with("probe", "false")
+                    .with("locked", "false")
                     .with("max_literals", &bound.to_string());
                 let mut eng = Sat::from_options(&o).unwrap();
                 run(&mut eng, &p, &Limits::solutions(2))
@@ -732,35 +722,49 @@ fn incremental_mode_agrees_with_fresh_solvers() {
     }
 }
 
-/// `probe=auto`, the default with `reduced`, probes 9x9 puzzles only: by default the formula
-/// of a 9x9 puzzle is the probed one (strictly smaller than without probing on some of
-/// norvig-top95, same answers), and a 16x16 puzzle's is the one without probing.
+/// `probe=auto` and `locked=auto`, the defaults with `reduced`, probe and apply locked
+/// candidates on 9x9 puzzles only: by default the formula of a 9x9 puzzle is the one with
+/// both (strictly smaller than with neither on some of norvig-top95, and than with either
+/// alone on some, same answers), and a 16x16 puzzle's is the one with neither.
 #[test]
-fn probing_is_on_by_default_up_to_9x9_only() {
-    let with = |probe: Option<&str>| {
+fn probing_and_locked_candidates_are_on_by_default_up_to_9x9_only() {
+    let with = |probe: &str, locked: &str| {
         let mut o = EngineOptions::new();
-        if let Some(p) = probe {
-            o = o.with("probe", p);
+        for (k, v) in [("probe", probe), ("locked", locked)] {
+            if v != "auto" {
+                o = o.with(k, v);
+            }
         }
         Sat::from_options(&o).unwrap()
     };
-    let (mut auto, mut on, mut off) = (with(None), with(Some("true")), with(Some("false")));
-    let mut smaller = 0;
+    let mut auto = with("auto", "auto");
+    let mut on = with("true", "true");
+    let mut off = with("false", "false");
+    let mut probe_only = with("true", "false");
+    let mut locked_only = with("false", "true");
+    let (mut smaller, mut than_probe, mut than_locked) = (0, 0, 0);
     for p in norvig(20) {
         let limits = Limits::solutions(2);
-        let (a, t, f) = (
-            run(&mut auto, &p, &limits),
-            run(&mut on, &p, &limits),
-            run(&mut off, &p, &limits),
-        );
-        assert_eq!((a.status, &a.solutions), (f.status, &f.solutions));
+        let a = run(&mut auto, &p, &limits);
+        let t = run(&mut on, &p, &limits);
+        let f = run(&mut off, &p, &limits);
+        let pr = run(&mut probe_only, &p, &limits);
+        let lo = run(&mut locked_only, &p, &limits);
+        for o in [&t, &f, &pr, &lo] {
+            assert_eq!((a.status, &a.solutions), (o.status, &o.solutions));
+        }
         assert_eq!(
             (a.stats.vars, a.stats.clauses),
             (t.stats.vars, t.stats.clauses)
         );
         smaller += usize::from(a.stats.vars < f.stats.vars);
+        than_probe += usize::from(a.stats.vars < pr.stats.vars);
+        than_locked += usize::from(a.stats.vars < lo.stats.vars);
     }
-    assert!(smaller > 0);
+    assert!(
+        smaller > 0 && than_probe > 0 && than_locked > 0,
+        "{smaller} {than_probe} {than_locked}"
+    );
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/rk-16x16.txt");
     let p16 = &crate::puzzle::read_puzzles(Path::new(path)).unwrap()[0];
     let limits = Limits::solutions(2);
@@ -770,7 +774,13 @@ fn probing_is_on_by_default_up_to_9x9_only() {
         (a.stats.vars, a.stats.clauses),
         (f.stats.vars, f.stats.clauses)
     );
-    assert!(Sat::from_options(&EngineOptions::new().with("probe", "maybe")).is_err());
+    for key in ["probe", "locked"] {
+        assert!(Sat::from_options(&EngineOptions::new().with(key, "maybe")).is_err());
+        let o = EngineOptions::new()
+            .with("encoding", "extended")
+            .with(key, "true");
+        assert!(Sat::from_options(&o).is_err(), "{key}=true with extended");
+    }
 }
 
 /// The forum-hardest puzzles (none of them filled by singles and probing).
@@ -790,7 +800,8 @@ fn forum_hardest(k: usize) -> Vec<Puzzle> {
 /// Incremental mode with propagation first (singles, and probing as the fresh default does
 /// it) answers exactly as the fresh default (`reduced`, probe=auto) on puzzles propagation
 /// fills, puzzles it refutes, unique, multiple and unsat puzzles that reach the reused solver,
-/// counting to 2 and to 40, with every `assume` and `probe`, on the three embedded backends.
+/// counting to 2 and to 40, with every `assume`, `probe` and `locked`, on the three embedded
+/// backends.
 /// The unsat puzzle the solver must refute is a hard puzzle with one wrong digit added that
 /// propagation does not refute (found here, and checked to be one).
 #[test]
@@ -852,12 +863,13 @@ fn incremental_propagation_first_agrees_with_the_fresh_default() {
     assert!(want.iter().any(|w| w[1].1 > 2 && w[1].1 < 40)); // every grid compared
     for b in ["batsat", "cadical", "varisat"] {
         for assume in ["placed", "all", "refuted"] {
-            for probe in ["auto", "false"] {
+            for (probe, locked) in [("auto", "auto"), ("false", "auto"), ("auto", "false")] {
                 let o = EngineOptions::new()
                     .with("backend", b)
                     .with("incremental", "true")
                     .with("assume", assume)
-                    .with("probe", probe);
+                    .with("probe", probe)
+                    .with("locked", locked);
                 let mut inc = Sat::from_options(&o).unwrap();
                 for (i, p) in puzzles.iter().enumerate() {
                     for (j, k) in [2, 40].into_iter().enumerate() {
@@ -869,7 +881,7 @@ fn incremental_propagation_first_agrees_with_the_fresh_default() {
                         assert_eq!(
                             (got.status, got.count, got.solutions),
                             want[i][j],
-                            "{b} assume={assume} probe={probe} #{i} cap {k}: {:?}",
+                            "{b} assume={assume} probe={probe} locked={locked} #{i} cap {k}: {:?}",
                             got.note
                         );
                     }
@@ -929,7 +941,10 @@ fn fresh_default_answers_what_propagation_decides_without_a_solver() {
     t.push_str(&".".repeat(81 - t.len()));
     let clash = line(&t);
     let no_probe = |p: &Puzzle| {
-        let mut e = Sat::from_options(&EngineOptions::new().with("probe", "false")).unwrap();
+        let o = EngineOptions::new()
+            .with("probe", "false")
+            .with("locked", "false");
+        let mut e = Sat::from_options(&o).unwrap();
         run(&mut e, p, &keep(2))
     };
     assert!(
