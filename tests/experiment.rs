@@ -376,12 +376,18 @@ fn an_output_without_rows_is_started_over() {
 
 /// Enough work to be killed mid-run: a node-limited (so deterministic) backtracking search
 /// on hard puzzles, three repetitions, one thread.
+/// Repetitions and jobs of [`long_experiment`]: 95 puzzles x 2 engines x `LONG_REPS`. The run
+/// takes about 1.2 s on one core of this project's fastest machine so far (AMD EPYC, 2026),
+/// six 200 ms flush windows, so a kill once rows appear lands mid-run.
+const LONG_REPS: usize = 9;
+const LONG_JOBS: usize = 95 * 2 * LONG_REPS;
+
 fn long_experiment(d: &Path) {
     write(
         d,
         "long.toml",
         &format!(
-            "name = \"long\"\nrepetitions = 3\nseed = 5\n[limits]\nnodes = 30000\n\
+            "name = \"long\"\nrepetitions = {LONG_REPS}\nseed = 5\n[limits]\nnodes = 30000\n\
              [[datasets]]\npath = \"{}\"\n[[engines]]\nengine = \"backtrack\"\n\
              [[engines]]\nengine = \"human\"\n",
             data("norvig-top95.txt")
@@ -408,7 +414,7 @@ fn killed_then_resumed_equals_an_uninterrupted_run() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let full = d.join("full.csv");
-    assert_eq!(jobs_of(&full).len(), 95 * 2 * 3);
+    assert_eq!(jobs_of(&full).len(), LONG_JOBS);
 
     let part = d.join("part.csv");
     let mut child = sudolab(d)
@@ -441,7 +447,7 @@ fn killed_then_resumed_equals_an_uninterrupted_run() {
     child.wait().unwrap();
     let done = jobs_of(&part).len();
     assert!(
-        done < 570,
+        done < LONG_JOBS,
         "the run finished before it was killed ({done} rows)"
     );
     // A write torn by the kill: the last line lacks its newline.
@@ -467,7 +473,7 @@ fn killed_then_resumed_equals_an_uninterrupted_run() {
     jobs.sort();
     assert_eq!(
         jobs,
-        (0..570).collect::<Vec<u64>>(),
+        (0..LONG_JOBS as u64).collect::<Vec<u64>>(),
         "each job exactly once"
     );
     assert_eq!(comparable(&part, false), comparable(&full, false));
@@ -478,17 +484,21 @@ fn killed_then_resumed_equals_an_uninterrupted_run() {
 /// every job once, as an uninterrupted run does. The two kinds of output are killed in
 /// parallel. Besides kills at fixed moments, two kills per kind wait until the output has
 /// grown once and twice past its header (the first and second flush): those land mid-run
-/// however fast the machine is, as long as the run outlasts two flush windows (it takes about
-/// 0.9 s on one core of a 2024 machine; flushes come every 200 ms).
+/// however fast the machine is, as long as the run outlasts two flush windows (flushes come
+/// every 200 ms; the run takes about 1.1 s on one core of this project's fastest machine so
+/// far, an AMD EPYC of 2026, where 2 repetitions took 0.45 s and left the second-flush kill
+/// little room).
 #[test]
 fn killed_at_any_moment_then_resumed_runs_exactly_the_lost_jobs() {
+    const K_REPS: usize = 5;
+    const K_JOBS: usize = 95 * 2 * K_REPS;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_path_buf();
     write(
         &d,
         "k.toml",
         &format!(
-            "name = \"k\"\nrepetitions = 2\nseed = 3\n[limits]\nnodes = 60000\n\
+            "name = \"k\"\nrepetitions = {K_REPS}\nseed = 3\n[limits]\nnodes = 60000\n\
              [[datasets]]\npath = \"{}\"\n[[engines]]\nengine = \"backtrack\"\n\
              [[engines]]\nengine = \"human\"\n",
             data("norvig-top95.txt")
@@ -497,7 +507,7 @@ fn killed_at_any_moment_then_resumed_runs_exactly_the_lost_jobs() {
     let o = run(&d, &["run", "k.toml", "--no-charts", "--out", "full.csv"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let want = comparable(&d.join("full.csv"), false);
-    assert_eq!(want.len(), 95 * 2 * 2);
+    assert_eq!(want.len(), K_JOBS);
     let kinds = ["plain.csv", "gz.csv.gz"];
     let threads: Vec<_> = kinds
         .iter()
@@ -573,7 +583,7 @@ fn killed_at_any_moment_then_resumed_runs_exactly_the_lost_jobs() {
                     } else {
                         BTreeSet::new()
                     };
-                    if !before.is_empty() && before.len() < 380 {
+                    if !before.is_empty() && before.len() < K_JOBS {
                         seen_partial += 1;
                     }
                     let o = run(
@@ -601,20 +611,20 @@ fn killed_at_any_moment_then_resumed_runs_exactly_the_lost_jobs() {
                     jobs.sort();
                     assert_eq!(
                         jobs,
-                        (0..380).collect::<Vec<u64>>(),
+                        (0..K_JOBS as u64).collect::<Vec<u64>>(),
                         "{out} {ms} ms {grown}"
                     );
                     // --resume ran exactly the jobs that were not in the killed output.
                     assert!(
-                        ran <= 380 - before.len(),
+                        ran <= K_JOBS - before.len(),
                         "{out} {ms} ms {grown}: ran {ran}"
                     );
                     assert_eq!(
-                        ran + before.len().min(380),
-                        380,
+                        ran + before.len().min(K_JOBS),
+                        K_JOBS,
                         "{out} {ms} ms {grown}: {err}"
                     );
-                    assert_eq!(comparable(&path, false).len(), 380);
+                    assert_eq!(comparable(&path, false).len(), K_JOBS);
                 }
                 seen_partial
             })
