@@ -215,7 +215,7 @@ pub const PROBE_AUTO_MAX_SIDE: usize = 9;
 
 /// `locked=auto` applies locked candidates on grids up to this side. Measured
 /// (docs/engines.md, "Locked candidates before encoding"): on 9x9 sets they made the default
-/// 1.3x / 1.15x / 1.06x as fast (17-clue / top1465 / forum-hardest); above 9x9 the changes
+/// 1.30x / 1.18x / 0.99x as fast (17-clue / top1465 / forum-hardest); above 9x9 the changes
 /// were within search luck either way.
 pub const LOCKED_AUTO_MAX_SIDE: usize = 9;
 
