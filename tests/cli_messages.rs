@@ -357,54 +357,37 @@ fn decode_checks_an_unsat_claim_against_a_drat_proof() {
 fn unknown_engine_options_and_missing_solvers_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let p = puzzle_file(dir.path());
-    let o = run_in(dir.path(), &["solve", &p, "--engine", "sat:bogus=1"]);
-    refused(
-        &o,
-        &["engine sat: expected one of its options `", "found `bogus`"],
-    );
-    let o = run_in(dir.path(), &["solve", &p, "--engine", "bnb:x=1"]);
-    refused(
-        &o,
-        &["engine bnb: expected its one option `order`, found `x`"],
-    );
-    let o = run_in(dir.path(), &["solve", &p, "--engine", "backtrack:x=1"]);
-    refused(
-        &o,
-        &["engine backtrack: expected no option (it takes none), found `x`"],
-    );
-    let o = run_in(
-        dir.path(),
-        &[
-            "solve",
-            &p,
-            "--engine",
-            "sat",
-            "--backend",
-            "ext:/nonexistent/solver",
-        ],
-    );
-    refused(
-        &o,
-        &[
-            "backend ext: expected an executable solver",
-            "found no such file: `/nonexistent/solver`",
-        ],
-    );
-    let o = run_in(
-        dir.path(),
-        &[
-            "solve",
-            &p,
-            "--engine",
-            "sat",
-            "--backend",
-            "ext:no-such-solver-xyz",
-        ],
-    );
-    refused(
-        &o,
-        &["found no such file in any directory of PATH: `no-such-solver-xyz`"],
-    );
+    // (engine and flags after `solve FILE`, what the message must say)
+    let cases: [(&[&str], &[&str]); 5] = [
+        (
+            &["--engine", "sat:bogus=1"],
+            &["engine sat: expected one of its options `", "found `bogus`"],
+        ),
+        (
+            &["--engine", "bnb:x=1"],
+            &["engine bnb: expected its one option `order`, found `x`"],
+        ),
+        (
+            &["--engine", "backtrack:x=1"],
+            &["engine backtrack: expected no option (it takes none), found `x`"],
+        ),
+        (
+            &["--engine", "sat", "--backend", "ext:/nonexistent/solver"],
+            &[
+                "backend ext: expected an executable solver",
+                "found no such file: `/nonexistent/solver`",
+            ],
+        ),
+        (
+            &["--engine", "sat", "--backend", "ext:no-such-solver-xyz"],
+            &["found no such file in any directory of PATH: `no-such-solver-xyz`"],
+        ),
+    ];
+    for (flags, wanted) in cases {
+        let mut args = vec!["solve", p.as_str()];
+        args.extend_from_slice(flags);
+        refused(&run_in(dir.path(), &args), wanted);
+    }
 }
 
 #[test]

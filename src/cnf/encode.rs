@@ -633,7 +633,7 @@ pub struct Propagation {
 
 impl Propagated<'_> {
     /// Whether propagation decided every cell. The grid is then the puzzle's only solution:
-    /// singles and probing only remove candidates that no solution has (see
+    /// singles, locked candidates and probing only remove candidates that no solution has (see
     /// [`super::singles`]), and a placement removes its digit from every peer, so the
     /// filled grid breaks no house.
     pub fn filled(&self) -> bool {
@@ -663,10 +663,9 @@ impl Propagated<'_> {
 
 /// The propagation of the `reduced` encoding alone (naked and hidden singles to a fixpoint,
 /// [`super::singles`], with locked candidates and failed-literal probing as `rules` asks),
-/// without encoding: `Ok(None)`
-/// when it finds a clash (no solution), else the decided cells (givens included) and the
-/// candidates left. Incremental solving uses it to turn a puzzle into more assumptions, or to
-/// answer it without a solver.
+/// without encoding: `Ok(None)` when it finds a clash (no solution), else the decided cells
+/// (givens included) and the candidates left. Incremental solving uses it to turn a puzzle
+/// into more assumptions, and both modes to answer a puzzle without a solver.
 pub fn propagate_singles<'s>(
     puzzle: &Puzzle,
     scratch: &'s mut Scratch,

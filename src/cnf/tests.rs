@@ -738,21 +738,14 @@ fn probing_and_locked_candidates_keep_every_solution_and_find_what_singles_miss(
 fn locked_candidates_point_from_a_box_to_a_column() {
     let g = Arc::new(Geometry::square(9).unwrap());
     let mut givens = vec![0u16; 81];
-    // (row, column, digit), 0-based rows and columns.
-    let mut give = |cells: [(usize, usize, u16); 6]| {
-        for (r, c, d) in cells {
-            givens[r * 9 + c] = d;
+    // Fills the second and third columns of the three rows from `row` (0-based), row by row.
+    let mut give = |row: usize, digits: [u16; 6]| {
+        for (i, d) in digits.into_iter().enumerate() {
+            givens[(row + i / 2) * 9 + 1 + i % 2] = d;
         }
         givens.clone()
     };
-    let top = give([
-        (0, 1, 2),
-        (0, 2, 3),
-        (1, 1, 4),
-        (1, 2, 5),
-        (2, 1, 6),
-        (2, 2, 7),
-    ]);
+    let top = give(0, [2, 3, 4, 5, 6, 7]);
     let p = Puzzle::new(g.clone(), top).unwrap();
     let mut scratch = Scratch::new();
     let budget = Budget::default();
@@ -775,14 +768,8 @@ fn locked_candidates_point_from_a_box_to_a_column() {
         }
         assert!(q.has(9 * 4 + 4, 1));
     }
-    let both = give([
-        (6, 1, 3),
-        (6, 2, 2),
-        (7, 1, 5),
-        (7, 2, 4),
-        (8, 1, 7),
-        (8, 2, 6),
-    ]);
+    // Columns 2 and 3 then hold 2..7 once each.
+    let both = give(6, [3, 2, 5, 4, 7, 6]);
     let p = Puzzle::new(g, both).unwrap();
     assert!(p.clash().is_none());
     assert!(propagate_singles(&p, &mut scratch, &budget, rules(false))

@@ -12,8 +12,8 @@
 //! in as they are made); solving is `solve`. For external solvers `solve` is this thread's CPU only (writing the file, waiting);
 //! the solver's own CPU time is the counter `solver_cpu_us`.
 //!
-//! Propagation first: with `reduced` (the default) singles, locked candidates and probing run before a backend is
-//! made, and a puzzle they fill (its only solution) or refute (`unsat`) is answered without a
+//! Propagation first: with `reduced` (the default) singles, locked candidates and probing run
+//! before a backend is made, and a puzzle they fill (its only solution) or refute (`unsat`) is answered without a
 //! backend or a solve call, as incremental mode does it ([`answered_by_propagation`], shared);
 //! its time is all `build`.
 //!
@@ -198,10 +198,9 @@ pub struct Sat {
     /// Incremental mode: the rebuild rule and fallback, and the reused solver.
     incremental: Option<Mode>,
     reused: Option<Reused>,
-    /// `probe=auto` and `locked=auto` (the defaults) with `reduced`: probing and locked
-    /// candidates are switched on per puzzle for sides up to [`PROBE_AUTO_MAX_SIDE`] and
-    /// [`LOCKED_AUTO_MAX_SIDE`] (`cnf.probe` and `cnf.locked` are then false).
-    auto: Deductions,
+    /// The `probe` and `locked` options: with `reduced`, `cnf.probe` and `cnf.locked` are set
+    /// from them per puzzle (in incremental mode, [`Mode`] holds them).
+    deductions: DeductionOptions,
     /// The backend's counters before any call (0 where it exposes them, `None` where not):
     /// those of a puzzle answered without a solver call.
     idle: BackendStats,
@@ -219,11 +218,22 @@ pub const PROBE_AUTO_MAX_SIDE: usize = 9;
 /// were within search luck either way.
 pub const LOCKED_AUTO_MAX_SIDE: usize = 9;
 
-/// The deductions `probe=auto` and `locked=auto` make on `puzzle` (with `reduced`).
-pub fn auto_deductions(puzzle: &Puzzle) -> Deductions {
-    Deductions {
-        locked: puzzle.n() <= LOCKED_AUTO_MAX_SIDE,
-        probe: puzzle.n() <= PROBE_AUTO_MAX_SIDE,
+/// The `probe` and `locked` options of the propagation before the solver (`reduced`, and
+/// incremental mode): `None` is `auto`, on for sides up to [`PROBE_AUTO_MAX_SIDE`] and
+/// [`LOCKED_AUTO_MAX_SIDE`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeductionOptions {
+    pub probe: Option<bool>,
+    pub locked: Option<bool>,
+}
+
+impl DeductionOptions {
+    /// The deductions made on `puzzle`.
+    pub fn for_puzzle(&self, puzzle: &Puzzle) -> Deductions {
+        Deductions {
+            locked: self.locked.unwrap_or(puzzle.n() <= LOCKED_AUTO_MAX_SIDE),
+            probe: self.probe.unwrap_or(puzzle.n() <= PROBE_AUTO_MAX_SIDE),
+        }
     }
 }
 
@@ -294,17 +304,17 @@ impl Sat {
                 .map_err(|_| format!("dedup must be true or false, not {d:?}"))?;
         }
         let incremental_on = options.get("incremental") == Some("true");
-        let probe = auto_or_bool(options, "probe")?;
-        let locked = auto_or_bool(options, "locked")?;
+        let deductions = DeductionOptions {
+            probe: auto_or_bool(options, "probe")?,
+            locked: auto_or_bool(options, "locked")?,
+        };
         // In incremental mode `probe` and `locked` are the propagation before the reused
         // solver (and the fallback's fresh solver), not options of the solver's formula.
-        let mut auto = Deductions::default();
+        // Otherwise an explicit `true` must meet `cnf.check` (reduced only); the per-puzzle
+        // values are set in `solve`.
         if !incremental_on {
-            let reduced = cnf.encoding == CnfEncoding::Reduced;
-            auto.probe = reduced && probe.is_none();
-            auto.locked = reduced && locked.is_none();
-            cnf.probe = probe.unwrap_or(false);
-            cnf.locked = locked.unwrap_or(false);
+            cnf.probe = deductions.probe.unwrap_or(false);
+            cnf.locked = deductions.locked.unwrap_or(false);
         }
         cnf.check()?;
         let backend = options
@@ -325,8 +335,7 @@ impl Sat {
                     Some(r) => r.parse::<Rebuild>()?,
                     None => DEFAULT_REBUILD,
                 },
-                probe,
-                locked,
+                deductions,
                 assume: match options.get("assume") {
                     Some(a) => a.parse::<Assume>()?,
                     None => DEFAULT_ASSUME,
@@ -365,7 +374,7 @@ impl Sat {
             scratch: Scratch::new(),
             incremental,
             reused: None,
-            auto,
+            deductions,
             idle,
         })
     }
@@ -412,7 +421,7 @@ impl Engine for Sat {
                 // The reused solver spent its conflict budget: a fresh solver on the `reduced`
                 // formula finishes the puzzle, the grids found so far blocked.
                 search.stats.bump("fallbacks", 1);
-                let rules = mode.deductions(puzzle);
+                let rules = mode.deductions.for_puzzle(puzzle);
                 let cnf = CnfOptions {
                     encoding: CnfEncoding::Reduced,
                     givens: GivensMode::Units,
@@ -440,9 +449,11 @@ impl Engine for Sat {
             return o;
         }
         let mut cnf = self.cnf;
-        let auto = auto_deductions(puzzle);
-        cnf.probe |= self.auto.probe && auto.probe;
-        cnf.locked |= self.auto.locked && auto.locked;
+        if cnf.encoding == CnfEncoding::Reduced {
+            let rules = self.deductions.for_puzzle(puzzle);
+            cnf.probe = rules.probe;
+            cnf.locked = rules.locked;
+        }
         self.fresh(puzzle, limits, &cnf, search, start, &[], 0)
     }
 }
@@ -480,8 +491,9 @@ fn solver_counters(st: &mut Stats, s: BackendStats) {
 }
 
 /// Answers the puzzle without a solver if the propagation that runs before the solver (the
-/// `reduced` encoding's, in both modes: singles, then probing under `probe`) decided it.
-/// `propagated` is what it left, `None` after a clash. Singles and probing only remove
+/// `reduced` encoding's, in both modes: singles, then locked candidates and probing as
+/// [`DeductionOptions`] say) decided it. `propagated` is what it left, `None` after a clash.
+/// Singles, locked candidates and probing only remove
 /// candidates that no solution has ([`crate::cnf::singles`]), so a clash proves there is no
 /// solution and a grid they fill is the only one ([`Propagated::filled`]): the search is
 /// complete either way, whatever the solution cap, and [`super::run`] checks the grid against

@@ -582,11 +582,21 @@ mod tests {
         assert_eq!(s.run(&clash, None), Closure::Contradiction);
     }
 
+    /// A full grid of `g` (the pattern grid with random switches) and a random order of its
+    /// cells, both from `seed`.
+    fn full_and_order(g: &Geometry, seed: u64) -> (Vec<u16>, Vec<usize>) {
+        use rand::seq::SliceRandom;
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+        let full = super::super::switch::pattern_grid(g, &mut rng).unwrap();
+        let mut order: Vec<usize> = (0..full.len()).collect();
+        order.shuffle(&mut rng);
+        (full, order)
+    }
+
     #[test]
     fn works_beyond_64_digits() {
         let g = Geometry::boxed(100, 10, 10).unwrap();
-        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
-        let full = super::super::switch::pattern_grid(&g, &mut rng).unwrap();
+        let (full, _) = full_and_order(&g, 1);
         let mut holes = full.clone();
         // The first row emptied: each of its cells misses one digit in its column.
         for c in holes.iter_mut().take(100) {
@@ -603,8 +613,7 @@ mod tests {
     #[test]
     fn a_deadline_stops_a_run() {
         let g = Geometry::boxed(64, 8, 8).unwrap();
-        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(2);
-        let full = super::super::switch::pattern_grid(&g, &mut rng).unwrap();
+        let (full, _) = full_and_order(&g, 2);
         let mut holes = full.clone();
         for c in holes.iter_mut().step_by(3) {
             *c = 0;
@@ -625,12 +634,8 @@ mod tests {
     /// returns to the state before (values, candidates), on a 16x16 grid thinned out.
     #[test]
     fn place_and_undo_agree_with_runs_from_scratch() {
-        use rand::seq::SliceRandom;
         let g = Geometry::square(16).unwrap();
-        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3);
-        let full = super::super::switch::pattern_grid(&g, &mut rng).unwrap();
-        let mut order: Vec<usize> = (0..full.len()).collect();
-        order.shuffle(&mut rng);
+        let (full, order) = full_and_order(&g, 3);
         let mut holes = full.clone();
         for &c in &order[..150] {
             holes[c] = 0;
@@ -667,12 +672,8 @@ mod tests {
     /// goal and some do not.
     #[test]
     fn place_until_answers_as_the_fixpoint_does() {
-        use rand::seq::SliceRandom;
         let g = Geometry::square(25).unwrap();
-        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(4);
-        let full = super::super::switch::pattern_grid(&g, &mut rng).unwrap();
-        let mut order: Vec<usize> = (0..full.len()).collect();
-        order.shuffle(&mut rng);
+        let (full, order) = full_and_order(&g, 4);
         let mut s = Singles::new(&g);
         // Just past the first number of holes singles do not fill: some placements re-fill
         // the grid, some do not.

@@ -20,19 +20,22 @@
 //!   answers) depend on the machine's speed.
 //! - Propagation first: before the solver, the `reduced` encoding's propagation runs on the
 //!   puzzle (naked and hidden singles, then locked candidates under `locked` and
-//!   failed-literal probing under `probe`, each auto: up to 9x9, as the fresh default). A puzzle it fills is answered, a clash is `unsat`, both
-//!   without a solver call; otherwise its conclusions are assumptions (`assume`: the decided
-//!   cells; with `all` also every removed candidate negated, with `refuted` those that no
-//!   digit placed in the cell's houses explains), so the reused solver starts from the state
-//!   the fresh solver's formula encodes, with its learned clauses kept.
+//!   failed-literal probing under `probe`, each auto: up to 9x9, as the fresh default). A
+//!   puzzle it fills is answered, a clash is `unsat`, both without a solver call; otherwise
+//!   its conclusions are assumptions (`assume`: the decided cells; with `all` also every
+//!   removed candidate negated, with `refuted` those that no digit placed in the cell's houses
+//!   explains), so the reused solver starts from the state the fresh solver's formula
+//!   encodes, with its learned clauses kept.
 //! - After an interrupt (time limit, cancel) the solver is dropped: varisat cannot be used
 //!   after one, and the next puzzle starts fresh.
 
-use super::{answered_by_propagation, solver_counters, stop_of, Limits, Search, Stop};
+use super::{
+    answered_by_propagation, solver_counters, stop_of, DeductionOptions, Limits, Search, Stop,
+};
 use crate::cnf::{
     decode, encode_into, make_backend, propagate_singles, BackendStats, Budget, CnfInfo,
-    CnfOptions, Deductions, EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated, SatAnswer,
-    SatBackend, Scratch, SizeStats, Teardown,
+    CnfOptions, EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated, SatAnswer, SatBackend,
+    Scratch, SizeStats, Teardown,
 };
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
@@ -225,32 +228,19 @@ impl std::str::FromStr for Assume {
 
 /// How the reused solver is used: the rebuild rule, the conflict limit of each call after
 /// which the puzzle goes to a fresh solver (`None`: never), whether failed-literal probing
-/// and locked candidates run after singles (`None`: auto, [`super::auto_deductions`]), and
-/// which conclusions become assumptions.
+/// and locked candidates run after singles, and which conclusions become assumptions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mode {
     pub rebuild: Rebuild,
     pub fallback: Option<u64>,
-    pub probe: Option<bool>,
-    pub locked: Option<bool>,
+    /// The propagation before the reused solver (and by the fallback's fresh solver).
+    pub deductions: DeductionOptions,
     pub assume: Assume,
 }
 
-impl Mode {
-    /// The deductions made on `puzzle` before the solver (and by the fallback's fresh
-    /// solver).
-    pub fn deductions(&self, puzzle: &Puzzle) -> Deductions {
-        let auto = super::auto_deductions(puzzle);
-        Deductions {
-            locked: self.locked.unwrap_or(auto.locked),
-            probe: self.probe.unwrap_or(auto.probe),
-        }
-    }
-}
-
-/// Solves `puzzle`: naked and hidden singles, locked candidates and probing first (a puzzle they decide needs no
-/// solver, answered as by the fresh default, [`answered_by_propagation`]; the cells they
-/// decide become assumptions), then the reused solver in `slot` (built or rebuilt first when
+/// Solves `puzzle`: naked and hidden singles, locked candidates and probing first (a puzzle
+/// they decide needs no solver, answered as by the fresh default, [`answered_by_propagation`];
+/// the cells they decide become assumptions), then the reused solver in `slot` (built or rebuilt first when
 /// needed), each call under the fallback's conflict limit. Counters go into `search.stats` as
 /// this puzzle's share; `idle`: the backend's counters before any call.
 #[allow(clippy::too_many_arguments)]
@@ -272,28 +262,29 @@ pub fn solve(
         cancel: limits.cancel.clone(),
     };
     let mut removed: Vec<(u32, u16)> = Vec::new();
-    let decided = match propagate_singles(puzzle, scratch, &budget, mode.deductions(puzzle)) {
-        Err(why) => {
-            search.built();
-            return Ended {
-                stop: Some(stop_of(why)),
-                ..Ended::default()
-            };
-        }
-        Ok(p) if answered_by_propagation(search, p.as_ref(), &[], idle) => {
-            return Ended {
-                stop: search.stop_reason(), // the solution cap, as a solver's answer would
-                ..Ended::default()
-            };
-        }
-        Ok(None) => unreachable!("a clash is answered by propagation"),
-        Ok(Some(p)) => {
-            if mode.assume != Assume::Placed {
-                removed_candidates(puzzle, &p, mode.assume, &mut removed);
+    let decided =
+        match propagate_singles(puzzle, scratch, &budget, mode.deductions.for_puzzle(puzzle)) {
+            Err(why) => {
+                search.built();
+                return Ended {
+                    stop: Some(stop_of(why)),
+                    ..Ended::default()
+                };
             }
-            p.fixed.to_vec()
-        }
-    };
+            Ok(p) if answered_by_propagation(search, p.as_ref(), &[], idle) => {
+                return Ended {
+                    stop: search.stop_reason(), // the solution cap, as a solver's answer would
+                    ..Ended::default()
+                };
+            }
+            Ok(None) => unreachable!("a clash is answered by propagation"),
+            Ok(Some(p)) => {
+                if mode.assume != Assume::Placed {
+                    removed_candidates(puzzle, &p, mode.assume, &mut removed);
+                }
+                p.fixed.to_vec()
+            }
+        };
     if !slot
         .as_ref()
         .is_some_and(|r| r.fits(puzzle, mode.rebuild, limits_expected))
