@@ -568,3 +568,89 @@ fn bitmask_refuses_a_huge_grid_before_building_and_reports_its_time() {
     let wall: f64 = cell("wall_s").parse().unwrap();
     assert!(wall > 0.0, "wall_s {wall}");
 }
+
+// ---------------------------------------------------------------- session 15's audit
+
+#[test]
+fn encode_refuses_a_formula_over_its_bound_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    // the empty 512x512 grid: 9.7 billion literals and 537 million ones, counted not built
+    std::fs::write(
+        dir.path().join("e.txt"),
+        format!("{}\n", ".".repeat(512 * 512)),
+    )
+    .unwrap();
+    let o = run_in(dir.path(), &["encode", "e.txt", "-o", "e.cnf"]);
+    refused(
+        &o,
+        &[
+            "e.txt: puzzle 1: the formula has 9663676416 literals",
+            "--max-size",
+        ],
+    );
+    assert!(!dir.path().join("e.cnf").exists());
+    let o = run_in(
+        dir.path(),
+        &["encode", "e.txt", "--to", "dlx", "-o", "e.dlx"],
+    );
+    refused(
+        &o,
+        &["exact-cover matrix has", "ones, over the bound 200000000"],
+    );
+    assert!(!dir.path().join("e.dlx").exists());
+    // the bound is the user's to move
+    let p = puzzle_file(dir.path());
+    let o = run_in(dir.path(), &["encode", &p, "--max-size", "100"]);
+    refused(&o, &["over the bound 100"]);
+    let o = run_in(dir.path(), &["encode", &p, "--max-size", "100000"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn decode_names_the_formula_when_its_header_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("f.cnf"), "p cnf 2 1\n1 2 0\n").unwrap();
+    std::fs::write(dir.path().join("m.txt"), "s SATISFIABLE\nv 1 2 0\n").unwrap();
+    let o = run_in(dir.path(), &["decode", "f.cnf", "m.txt"]);
+    refused(&o, &["f.cnf:1:1: no `c sudolab cnf` comment"]);
+    // a literal past the formula's variables is refused where it stands
+    std::fs::write(
+        dir.path().join("m.txt"),
+        "s SATISFIABLE\nv 1 2147483647 0\n",
+    )
+    .unwrap();
+    let o = run_in(dir.path(), &["decode", "f.cnf", "m.txt"]);
+    refused(
+        &o,
+        &["m.txt:2:5: literal 2147483647 names a variable above the formula's 2"],
+    );
+}
+
+#[test]
+fn a_jigsaw_solution_reads_back_as_the_same_jigsaw() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/examples/jigsaw-9x9.txt");
+    for output in ["line", "grid"] {
+        let o = run_in(
+            dir.path(),
+            &["solve", data.to_str().unwrap(), "--output", output],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        std::fs::write(dir.path().join("out.txt"), &o.stdout).unwrap();
+        let again = run_in(dir.path(), &["solve", "out.txt", "--output", output]);
+        let text = stdout(&again);
+        let headers: Vec<&str> = text.lines().filter(|l| l.starts_with('#')).collect();
+        assert!(!headers.is_empty());
+        for h in &headers {
+            assert!(h.contains("9x9 jigsaw: unique"), "{output}: {h}");
+        }
+        // the solutions (and their layouts) come back unchanged
+        let body = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(body(&stdout(&o)), body(&text), "{output}");
+    }
+}

@@ -11,7 +11,9 @@ use crate::exact_cover::{
     decode_named, read_dlx1, side_from_names, solve_exact_cover, solve_exact_cover_pre, write_dlx1,
     SudokuCover,
 };
-use crate::puzzle::{default_box, write_grid, Geometry, OutputFormat, Puzzle};
+use crate::puzzle::{
+    default_box, write_grid, write_grid_with_layout, Geometry, OutputFormat, Puzzle,
+};
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, ValueEnum};
 use std::fs::File;
@@ -49,6 +51,14 @@ pub struct EncodeArgs {
     /// is replaced by each puzzle's 1-based index, e.g. `-o out/p{index}.cnf`.
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<String>,
+
+    /// Largest output to build: a formula of more than L literals (`--to cnf`; counted
+    /// exactly, before duplicate removal) or a matrix of more than L ones (`--to dlx`) is
+    /// refused before anything is built or written. The default is the sat engine's
+    /// `max_literals`; DIMACS text takes about 5-8 bytes per literal.
+    #[arg(long, value_name = "L", default_value_t = crate::engines::sat::DEFAULT_MAX_LITERALS,
+          value_parser = whole::<u64, 1>)]
+    pub max_size: u64,
 
     #[command(flatten)]
     pub input: InputArgs,
@@ -89,6 +99,30 @@ pub fn encode(args: EncodeArgs) -> anyhow::Result<ExitCode> {
     }
     let opts = args.cnf.options()?;
     for (index, puzzle) in chosen {
+        // Counted in bounded memory before building, so that a formula or matrix too large
+        // for this machine ends with an error, not an allocation failure.
+        let (size, what) = match args.to {
+            Target::Cnf => {
+                let count = CnfOptions {
+                    dedup: false,
+                    ..opts
+                };
+                (size_stats(puzzle, &count).literals, "literals")
+            }
+            Target::Dlx => (cover_size(puzzle).2, "ones"),
+        };
+        if size > args.max_size {
+            bail!(
+                "{}: puzzle {index}: the {} has {size} {what}, over the bound {} \
+                 (raise it with --max-size)",
+                set.source,
+                match args.to {
+                    Target::Cnf => "formula",
+                    Target::Dlx => "exact-cover matrix",
+                },
+                args.max_size
+            );
+        }
         let mut out: Box<dyn Write> = match &args.output {
             None => Box::new(std::io::stdout().lock()),
             Some(o) => {
@@ -451,13 +485,27 @@ fn check_unsat_claim(
     }
 }
 
+/// A header error of `cnf` as `file:line:column: message`: [`cnf::parse_header`] starts its
+/// message with `line L: ` where a comment line is at fault; a missing comment is reported at
+/// the file's start.
+fn header_error(cnf: &str, message: &str) -> anyhow::Error {
+    let at_line = message.strip_prefix("line ").and_then(|rest| {
+        let (number, what) = rest.split_once(": ")?;
+        Some((number.parse::<usize>().ok()?, what))
+    });
+    match at_line {
+        Some((line, what)) => anyhow!("{cnf}:{line}:1: {what}"),
+        None => anyhow!("{cnf}:1:1: {message}"),
+    }
+}
+
 pub fn decode(args: DecodeArgs) -> anyhow::Result<ExitCode> {
     let file = File::open(Path::new(&args.cnf)).with_context(|| format!("opening {}", args.cnf))?;
     let dimacs = read_dimacs(BufReader::new(file))
         .map_err(|e| anyhow!("{}:{}:{}: {}", args.cnf, e.line, e.column, e.message))?;
     let text =
         std::fs::read_to_string(&args.model).with_context(|| format!("reading {}", args.model))?;
-    let answer = read_model(&text)
+    let answer = read_model(&text, dimacs.num_vars)
         .map_err(|e| anyhow!("{}:{}:{}: {}", args.model, e.line, e.column, e.message))?;
     let mut out = std::io::stdout().lock();
     if let (Some(proof), SolverAnswer::Sat(_)) = (&args.proof, &answer) {
@@ -476,24 +524,37 @@ pub fn decode(args: DecodeArgs) -> anyhow::Result<ExitCode> {
             writeln!(out, "UNKNOWN (the solver gave no answer)")?;
             Ok(ExitCode::SUCCESS)
         }
-        SolverAnswer::Sat(model) => match decode_checked(&dimacs, &model) {
-            Ok(grid) => {
-                let header = cnf::parse_header(&dimacs.comments).map_err(anyhow::Error::msg)?;
-                let form = args.output.format();
-                writeln!(
-                    out,
-                    "{}",
-                    write_grid(&grid, &header.info.geometry, form, None)
-                )?;
-                Ok(ExitCode::SUCCESS)
-            }
-            Err(e) => {
-                eprintln!(
-                    "sudolab: {}: the model does not decode to a solution: {e}",
-                    args.model
-                );
-                Ok(ExitCode::from(1))
-            }
-        },
+        SolverAnswer::Sat(model) => {
+            // The header comments give the formula its meaning: a file without them (or with
+            // wrong ones) is bad input, named as such, not a model that fails to decode.
+            let header =
+                cnf::parse_header(&dimacs.comments).map_err(|e| header_error(&args.cnf, &e))?;
+            decode_model(&args, &dimacs, &model, &header, &mut out)
+        }
+    }
+}
+
+/// Decodes a model of `dimacs` (whose header is `header`) and prints its grid.
+fn decode_model(
+    args: &DecodeArgs,
+    dimacs: &cnf::Dimacs,
+    model: &cnf::Model,
+    header: &cnf::Header,
+    out: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    match decode_checked(dimacs, model) {
+        Ok(grid) => {
+            let form = args.output.format();
+            let text = write_grid_with_layout(&grid, &header.info.geometry, form, None);
+            writeln!(out, "{text}")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!(
+                "sudolab: {}: the model does not decode to a solution: {e}",
+                args.model
+            );
+            Ok(ExitCode::from(1))
+        }
     }
 }

@@ -3,7 +3,7 @@
 use super::common::{parse_seconds, whole, CnfArgs, InputArgs, OutputArg};
 use crate::engines::{self, EngineSpec, Limits, Outcome};
 use crate::experiment::record::{count_cells, push_field_bytes, secs, write_counts, COUNT_COLUMNS};
-use crate::puzzle::{write_grid, OutputFormat, Puzzle};
+use crate::puzzle::{write_grid, write_grid_with_layout, OutputFormat, Puzzle};
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use std::io::Write;
@@ -222,7 +222,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             } else {
                 writeln!(out, "{}", row.header())?;
                 for s in &outcome.solutions {
-                    let text = write_grid(s, sp.puzzle.geometry(), output, alphabet.as_ref());
+                    let text =
+                        write_grid_with_layout(s, sp.puzzle.geometry(), output, alphabet.as_ref());
                     write!(out, "{text}")?;
                     if !text.ends_with('\n') {
                         writeln!(out)?;

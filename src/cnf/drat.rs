@@ -115,6 +115,7 @@ impl fmt::Display for DratError {
                     Interrupt::Time => "at the time limit",
                     Interrupt::Cancelled => "on cancellation",
                     Interrupt::ConflictLimit => "at the conflict limit",
+                    Interrupt::DecisionLimit => "at the decision limit",
                 };
                 write!(f, "the check stopped {why} after {lemmas} lemmas")
             }

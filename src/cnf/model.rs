@@ -77,8 +77,10 @@ pub enum SolverAnswer {
 }
 
 /// Reads a solver's answer in either convention (detected from the first line that is not a
-/// comment or blank). Errors name the line and column.
-pub fn read_model(text: &str) -> Result<SolverAnswer, SyntaxError> {
+/// comment or blank). Errors name the line and column. A literal of a variable above
+/// `max_var` (the formula's variables) is an error, so that a stray number cannot make the
+/// model allocate a table for it.
+pub fn read_model(text: &str, max_var: u32) -> Result<SolverAnswer, SyntaxError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let first = lines.by_ref().find(|(_, l)| {
         let t = l.trim();
@@ -101,7 +103,7 @@ pub fn read_model(text: &str) -> Result<SolverAnswer, SyntaxError> {
                     if ended {
                         return Err(syntax(ln, col, "literal after the final 0"));
                     }
-                    let l = lit(tok, ln, col)?;
+                    let l = lit(tok, ln, col, max_var)?;
                     if l == 0 {
                         ended = true;
                     } else {
@@ -116,17 +118,27 @@ pub fn read_model(text: &str) -> Result<SolverAnswer, SyntaxError> {
         }
         "UNSAT" => Ok(SolverAnswer::Unsat),
         "INDET" => Ok(SolverAnswer::Unknown),
-        _ => read_competition(std::iter::once((ln, first)).chain(lines)),
+        _ => read_competition(std::iter::once((ln, first)).chain(lines), max_var),
     }
 }
 
-fn lit(tok: &str, ln: usize, col: usize) -> Result<i32, SyntaxError> {
-    tok.parse::<i32>()
-        .map_err(|_| syntax(ln, col, format!("{tok:?} is not a literal")))
+fn lit(tok: &str, ln: usize, col: usize, max_var: u32) -> Result<i32, SyntaxError> {
+    let l = tok
+        .parse::<i32>()
+        .map_err(|_| syntax(ln, col, format!("{tok:?} is not a literal")))?;
+    if l.unsigned_abs() > max_var {
+        return Err(syntax(
+            ln,
+            col,
+            format!("literal {l} names a variable above the formula's {max_var}"),
+        ));
+    }
+    Ok(l)
 }
 
 fn read_competition<'a>(
     lines: impl Iterator<Item = (usize, &'a str)>,
+    max_var: u32,
 ) -> Result<SolverAnswer, SyntaxError> {
     let mut status: Option<&str> = None;
     let mut m = Model::default();
@@ -157,7 +169,7 @@ fn read_competition<'a>(
                     if ended {
                         return Err(syntax(ln, col, "literal after the final 0"));
                     }
-                    let l = lit(tok, ln, col)?;
+                    let l = lit(tok, ln, col, max_var)?;
                     if l == 0 {
                         ended = true;
                     } else {
@@ -197,43 +209,57 @@ mod tests {
     #[test]
     fn competition_format() {
         let t = "c hello\ns SATISFIABLE\nv 1 -2 3\nv -4 0\n";
-        let SolverAnswer::Sat(m) = read_model(t).unwrap() else {
+        let SolverAnswer::Sat(m) = read_model(t, 100).unwrap() else {
             panic!()
         };
         assert_eq!(m.lits(), vec![1, -2, 3, -4]);
         assert_eq!(
-            read_model("s UNSATISFIABLE\n").unwrap(),
+            read_model("s UNSATISFIABLE\n", 100).unwrap(),
             SolverAnswer::Unsat
         );
         assert_eq!(
-            read_model("c x\ns UNKNOWN\n").unwrap(),
+            read_model("c x\ns UNKNOWN\n", 100).unwrap(),
             SolverAnswer::Unknown
         );
-        let e = read_model("s SATISFIABLE\nv 1 x 0\n").unwrap_err();
+        let e = read_model("s SATISFIABLE\nv 1 x 0\n", 100).unwrap_err();
         assert_eq!((e.line, e.column), (2, 5));
-        let e = read_model("s SATISFIABLE\nv 1 2\n").unwrap_err();
+        let e = read_model("s SATISFIABLE\nv 1 2\n", 100).unwrap_err();
         assert!(e.message.contains("not ended"), "{e}");
-        let e = read_model("s SATISFIED\n").unwrap_err();
+        let e = read_model("s SATISFIED\n", 100).unwrap_err();
         assert_eq!(e.line, 1);
-        let e = read_model("s SATISFIABLE\nq 1 0\n").unwrap_err();
+        let e = read_model("s SATISFIABLE\nq 1 0\n", 100).unwrap_err();
         assert_eq!((e.line, e.column), (2, 1));
     }
 
     #[test]
     fn minisat_format() {
-        let SolverAnswer::Sat(m) = read_model("SAT\n-1 2 -3 0\n").unwrap() else {
+        let SolverAnswer::Sat(m) = read_model("SAT\n-1 2 -3 0\n", 100).unwrap() else {
             panic!()
         };
         assert_eq!(m.value(2), Some(true));
         assert_eq!(m.value(3), Some(false));
         assert_eq!(m.value(4), None);
         assert!(m.is_true(-1));
-        assert_eq!(read_model("UNSAT\n").unwrap(), SolverAnswer::Unsat);
-        assert_eq!(read_model("INDET\n").unwrap(), SolverAnswer::Unknown);
-        let e = read_model("SAT\n1 2\n").unwrap_err();
+        assert_eq!(read_model("UNSAT\n", 100).unwrap(), SolverAnswer::Unsat);
+        assert_eq!(read_model("INDET\n", 100).unwrap(), SolverAnswer::Unknown);
+        let e = read_model("SAT\n1 2\n", 100).unwrap_err();
         assert!(e.message.contains("not ended"));
-        let e = read_model("SAT\n1 0 2\n").unwrap_err();
+        let e = read_model("SAT\n1 0 2\n", 100).unwrap_err();
         assert_eq!((e.line, e.column), (2, 5));
-        assert!(read_model("").is_err());
+        assert!(read_model("", 100).is_err());
+        // a variable above the formula's is refused where it stands, not allocated
+        for text in ["s SATISFIABLE\nv 1 -101 0\n", "SAT\n1 2147483647 0\n"] {
+            let e = read_model(text, 100).unwrap_err();
+            assert_eq!(
+                (e.line, e.column),
+                (2, if text.starts_with('s') { 5 } else { 3 })
+            );
+            assert!(
+                e.message.contains("above the formula's 100"),
+                "{}",
+                e.message
+            );
+        }
+        assert!(read_model("SAT\n-100 0\n", 100).is_ok());
     }
 }

@@ -347,8 +347,8 @@ impl<T: Digit> Run<'_, '_, T> {
     fn main_loop(&mut self) {
         let n = self.geometry.n();
         let cells = self.geometry.cells();
-        // Work of one `es_factible` over all `k`: every house of a cell scanned once per `k`.
-        let scan = (n * n) as u64;
+        // Work of one `es_factible` for one `k`: every house of the cell scanned once.
+        let scan = n as u64;
         while let Some(mut x) = self.live.pop() {
             if !self.search.node() {
                 return;
@@ -371,7 +371,17 @@ impl<T: Digit> Run<'_, '_, T> {
                 continue;
             }
             let mut successors = 0u32;
+            let houses = self.geometry.houses_of(cell).len() as u64;
             for k in 1..=n as u16 {
+                // The clock is read inside the loop over `k`: at large sides one node's
+                // children (an N*N board copied each) are work enough to pass a limit.
+                self.work += scan * houses;
+                if self.work >= WORK_PER_CLOCK_CHECK {
+                    self.work = 0;
+                    if !self.search.check_clock() {
+                        return;
+                    }
+                }
                 if !self.feasible(&x.board, cell, k) {
                     continue;
                 }
@@ -399,13 +409,6 @@ impl<T: Digit> Run<'_, '_, T> {
                 _ => self.search.stats.guesses += 1,
             }
             self.pool.push(x.board);
-            self.work += scan * self.geometry.houses_of(cell).len() as u64;
-            if self.work >= WORK_PER_CLOCK_CHECK {
-                self.work = 0;
-                if !self.search.check_clock() {
-                    return;
-                }
-            }
         }
     }
 

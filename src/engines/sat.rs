@@ -22,8 +22,9 @@
 //! by every backend: batsat and CaDiCaL poll them through their callbacks, varisat through its
 //! proof output (installed only when a time limit or cancel flag exists, see
 //! [`crate::cnf::backend::Varisat`]), external solvers are killed. `node_limit` counts backend
-//! decisions and is checked between solve calls (varisat and CaDiCaL expose no decisions:
-//! never reached); a backend's conflict limit ends the search as `node-limit`.
+//! decisions: checked between solve calls and, with batsat, inside each call
+//! ([`crate::cnf::SatBackend::set_decision_limit`]); varisat and CaDiCaL expose no decisions,
+//! so it never stops them. A backend's conflict limit ends the search as `node-limit`.
 
 use super::{
     Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Stats, Status, Stop,
@@ -463,7 +464,7 @@ fn stop_of(why: Interrupt) -> Stop {
     match why {
         Interrupt::Time => Stop::Time,
         Interrupt::Cancelled => Stop::Cancelled,
-        Interrupt::ConflictLimit => Stop::Nodes,
+        Interrupt::ConflictLimit | Interrupt::DecisionLimit => Stop::Nodes,
     }
 }
 
@@ -660,6 +661,7 @@ impl Sat {
                     stop = Some(Stop::Nodes);
                     break;
                 }
+                backend.set_decision_limit(Some(limit - d));
             }
             calls += 1;
             match backend.solve(&enc.assumptions, &budget) {

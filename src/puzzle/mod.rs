@@ -6,8 +6,8 @@ mod geometry;
 
 pub use format::{
     detect_format, detect_format_with, format_of_output, push_default_line, read_bytes, read_file,
-    read_puzzles, read_str, write_grid, write_puzzle, Alphabet, Format, OutputFormat, ParseError,
-    ParseErrorKind, ReadOptions, RowsEnd, SourcedPuzzle,
+    read_puzzles, read_str, write_grid, write_grid_with_layout, write_puzzle, Alphabet, Format,
+    OutputFormat, ParseError, ParseErrorKind, ReadOptions, RowsEnd, SourcedPuzzle,
 };
 #[cfg(test)]
 pub(crate) use geometry::jigsaw6_for_tests;

@@ -5,7 +5,8 @@
 //! batsat's `stop` callback, which it calls before every decision and after every restart;
 //! the clock is read once per 64 polls. The conflict limit counts the clauses batsat learns
 //! (its `on_new_clause` callback, one per conflict) and stops at the next poll: batsat's own
-//! conflict budget has no setter.
+//! conflict budget has no setter. The decision limit (the sat engine's node limit) counts the
+//! reads of `stop`, one before every decision, so a call stops at or before it.
 
 use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::model::Model;
@@ -21,6 +22,10 @@ struct Stopper {
     /// Conflicts allowed in this call, and conflicts so far in it.
     conflict_limit: Option<u64>,
     conflicts: u64,
+    /// Reads of `stop` allowed in this call (each decision is preceded by one), and reads so
+    /// far in it.
+    decision_limit: Option<u64>,
+    reads: Cell<u64>,
 }
 
 impl Callbacks for Stopper {
@@ -37,6 +42,14 @@ impl Callbacks for Stopper {
         if let Some(limit) = self.conflict_limit {
             if self.conflicts >= limit {
                 self.why.set(Some(Interrupt::ConflictLimit));
+                return true;
+            }
+        }
+        if let Some(limit) = self.decision_limit {
+            let reads = self.reads.get() + 1;
+            self.reads.set(reads);
+            if reads > limit {
+                self.why.set(Some(Interrupt::DecisionLimit));
                 return true;
             }
         }
@@ -127,6 +140,7 @@ impl SatBackend for Batsat {
             cb.why.set(None);
             cb.polls.set(0);
             cb.conflicts = 0;
+            cb.reads.set(0);
         }
         let r = self.solver.solve_limited(&a);
         if r == lbool::TRUE {
@@ -159,6 +173,10 @@ impl SatBackend for Batsat {
 
     fn set_conflict_limit(&mut self, limit: Option<u64>) {
         self.solver.cb_mut().conflict_limit = limit;
+    }
+
+    fn set_decision_limit(&mut self, limit: Option<u64>) {
+        self.solver.cb_mut().decision_limit = limit;
     }
 
     /// Measured: see [`SatBackend::teardown_ns_per_clause`] (clauses live in one arena; the watch lists are one vector per literal).

@@ -292,16 +292,17 @@ impl SatBackend for External {
         let input = temp_path("cnf");
         let result = temp_path("out");
         let guard = Cleanup(vec![input.clone(), result.clone()]);
+        // The variables of the file written, the bound of the literals read back.
+        let nv = assumptions
+            .iter()
+            .map(|l| l.unsigned_abs())
+            .max()
+            .unwrap_or(0)
+            .max(self.num_vars);
         {
             let f = std::fs::File::create(&input)
                 .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
             let mut w = BufWriter::new(f);
-            let nv = assumptions
-                .iter()
-                .map(|l| l.unsigned_abs())
-                .max()
-                .unwrap_or(0)
-                .max(self.num_vars);
             write_clauses(&mut w, nv, &self.clauses, assumptions)
                 .and_then(|_| w.flush())
                 .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
@@ -331,7 +332,7 @@ impl SatBackend for External {
         // The backend's name (`ext:PATH`) prefixes the engine's note; this says what came
         // back and how the process ended, in words.
         let fail = |why: String| format!("{why}; {}", r.describe_end());
-        let answer = read_model(&answer_text).map_err(|e| {
+        let answer = read_model(&answer_text, nv).map_err(|e| {
             let place = match self.style {
                 ExternalStyle::Competition => "on its standard output",
                 ExternalStyle::Minisat => "in its result file",

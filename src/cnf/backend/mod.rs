@@ -51,6 +51,8 @@ pub enum Interrupt {
     Cancelled,
     /// The call's conflict limit ([`SatBackend::set_conflict_limit`]) was reached.
     ConflictLimit,
+    /// The call's decision limit ([`SatBackend::set_decision_limit`]) was reached.
+    DecisionLimit,
 }
 
 /// What one `solve` call answered.
@@ -116,6 +118,14 @@ pub trait SatBackend: Send {
     /// run); external solvers get the limit as a command-line option where one is known
     /// (CaDiCaL `-c N`, Kissat `--conflicts=N`), and answer an error otherwise.
     fn set_conflict_limit(&mut self, limit: Option<u64>);
+
+    /// Caps the decisions of each later `solve` call at `limit` (`None` removes the cap): the
+    /// sat engine's `--node-limit` inside one call. A call that reaches it answers
+    /// `Interrupted(DecisionLimit)`. Only batsat counts decisions (it stops when its stop
+    /// callback, read before every decision, after restarts and at each assumption level,
+    /// has been read `limit` times, so at most `limit` decisions); the other backends expose
+    /// none and ignore the cap (the default).
+    fn set_decision_limit(&mut self, _limit: Option<u64>) {}
 
     /// A hint to the decision heuristic: the first decision on the variable of each literal of
     /// `lits` sets it to that literal's value. Call it before `reserve_vars` and the first

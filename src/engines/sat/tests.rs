@@ -340,7 +340,7 @@ fn external_solver(name: &str) {
     } else {
         String::from_utf8(r.stdout).unwrap()
     };
-    let SolverAnswer::Sat(model) = read_model(&text).unwrap() else {
+    let SolverAnswer::Sat(model) = read_model(&text, u32::MAX >> 1).unwrap() else {
         panic!("{name}: not SAT")
     };
     let d: Dimacs = read_dimacs_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -377,7 +377,10 @@ fn external_solver(name: &str) {
         assert!(t.lines().any(|l| l.trim() == "s UNSATISFIABLE"));
         t
     };
-    assert_eq!(read_model(&text).unwrap(), SolverAnswer::Unsat);
+    assert_eq!(
+        read_model(&text, u32::MAX >> 1).unwrap(),
+        SolverAnswer::Unsat
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -916,6 +919,35 @@ fn incremental_propagation_first_honours_the_node_limit() {
     assert!(o.count < 2);
     let o = run(&mut inc, &hard[1], &Limits::solutions(2));
     assert_eq!(o.status, Status::Unique);
+}
+
+/// A fresh batsat solver stops inside its one solve call at the node limit (its decisions),
+/// not after the call: `minimal` on rk-25x25 takes hundreds of thousands of decisions to
+/// answer, and a limit of 10 (or 300) ends it with at most that many.
+#[test]
+fn fresh_batsat_honours_the_node_limit_inside_a_call() {
+    let rk = crate::puzzle::read_puzzles(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/rk-25x25.txt"
+    )))
+    .unwrap()
+    .remove(0);
+    let o = EngineOptions::new().with("encoding", "minimal");
+    let mut sat = Sat::from_options(&o).unwrap();
+    for limit in [10, 300] {
+        let limits = Limits {
+            node_limit: Some(limit),
+            ..Limits::solutions(2)
+        };
+        let o = run(&mut sat, &rk, &limits);
+        assert_eq!(o.status, Status::NodeLimit, "{:?}", o.note);
+        let decisions = o.stats.decisions.unwrap();
+        assert!(
+            decisions <= limit && decisions > 0,
+            "{decisions} of {limit}"
+        );
+        assert_eq!(o.stats.counter("sat_calls"), Some(1));
+    }
 }
 
 /// The fresh default (`reduced`, probe=auto) answers a puzzle that its propagation fills or

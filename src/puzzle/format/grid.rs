@@ -2,7 +2,8 @@
 
 use super::line::is_latin;
 use super::text::{
-    char_len, classify, lines, offset_in, tokens, LineKind, RegionNames, Symbols, UNKNOWN,
+    char_len, classify, lines, meaningful_lines, offset_in, tokens, LineKind, RegionNames, Symbols,
+    UNKNOWN,
 };
 use super::{
     GeometryCache, Layout, OutputFormat, ParseError, ParseErrorKind, ReadOptions, Reader, RowsEnd,
@@ -393,11 +394,36 @@ pub(super) fn looks_like_jigsaw_grid(text: &str, symbols: &Symbols) -> bool {
         cache: GeometryCache::default(),
         out: Vec::new(),
     };
-    if read(&mut reader, true, Some(1)).is_err() {
-        return false;
+    match read(&mut reader, true, Some(1)) {
+        Ok(()) => reader.out.first().is_some_and(|p| {
+            let g = p.puzzle.geometry();
+            !is_latin(g.regions(), g.n())
+        }),
+        // The givens and N rows after them were read, and only the regions are wrong: a
+        // jigsaw puzzle with a mistake in its layout, unless those rows hold an empty mark
+        // (then they are the next puzzle of a grid file).
+        Err(e) => match e.kind {
+            ParseErrorKind::RegionCount { expected, .. }
+            | ParseErrorKind::RegionSize { expected, .. } => {
+                !rows_hold_empty_marks(text, e.line, expected)
+            }
+            _ => false,
+        },
     }
-    reader.out.first().is_some_and(|p| {
-        let g = p.puzzle.geometry();
-        !is_latin(g.regions(), g.n())
-    })
+}
+
+/// Whether the `n` meaningful lines from line `first` (1-based) hold an empty mark: a `.`,
+/// `-` or `0` token, or one of these characters in a row of contiguous symbols.
+fn rows_hold_empty_marks(text: &str, first: usize, n: usize) -> bool {
+    let empty = |t: &str| matches!(t, "." | "-" | "0");
+    meaningful_lines(text)
+        .skip_while(|&(number, _)| number < first)
+        .take(n)
+        .any(|(_, line)| {
+            let mut toks = tokens(line);
+            match (toks.next(), toks.next()) {
+                (Some(row), None) => row.contains(['.', '-', '0']),
+                _ => tokens(line).any(empty),
+            }
+        })
 }

@@ -146,7 +146,9 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-pub use write::{format_of_output, push_default_line, write_grid, write_puzzle};
+pub use write::{
+    format_of_output, push_default_line, write_grid, write_grid_with_layout, write_puzzle,
+};
 
 use super::{Geometry, GeometryError, GridError, Puzzle, MAX_SIDE};
 use std::collections::HashMap;
@@ -684,7 +686,9 @@ pub fn detect_format_with(text: &str, alphabet: Option<&Alphabet>) -> Format {
     let mut words = first.split_whitespace();
     let t1 = words.next().unwrap_or("");
     if let Some(t2) = words.next() {
-        if line::looks_like_jigsaw_line(t1, t2, &symbols) {
+        if line::looks_like_jigsaw_line(t1, t2, &symbols)
+            || line::looks_like_wrong_jigsaw_line(t1, t2, &symbols)
+        {
             return Format::Jigsaw;
         }
     }

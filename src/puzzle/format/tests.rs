@@ -814,6 +814,61 @@ fn jigsaw_line_errors() {
     assert!(read_as(&text, Format::Jigsaw).is_err());
 }
 
+/// A layout with a mistake is reported, not dropped as text after the givens (which would
+/// solve the puzzle as a classic one); a second puzzle or a solution after the givens is not
+/// taken for a layout.
+#[test]
+fn wrong_layouts_are_reported_without_the_jigsaw_format() {
+    // line form: region `1` has 8 cells
+    let (l, c, k) = err(read(&format!("{JIGSAW_GIVENS} {IRREGULAR}")));
+    assert_eq!((l, c), (1, 83));
+    assert!(
+        matches!(k, ParseErrorKind::RegionSize { ref region, size: 8, expected: 9 } if region == "1")
+    );
+    // line form: five region names on a 4x4
+    let (_, _, k) = err(read("1..2............ AAABABBBCCCDCDDE"));
+    assert_eq!(
+        k,
+        ParseErrorKind::RegionCount {
+            expected: 4,
+            found: 5
+        }
+    );
+    // a second puzzle after the first (with `.` or, when the givens use it, `0`) is ignored
+    let zeros = JIGSAW_GIVENS.replace('.', "0");
+    for text in [
+        format!("{JIGSAW_GIVENS} {JIGSAW_GIVENS}"),
+        format!("{zeros} {zeros}"),
+    ] {
+        let (format, ps) = read(&text).unwrap();
+        assert_eq!((format, ps.len()), (Format::Line, 1));
+    }
+    // grid form: the layout rows of IRREGULAR after the givens
+    let rows = |s: &str| {
+        s.as_bytes()
+            .chunks(9)
+            .map(|c| String::from_utf8(c.to_vec()).unwrap())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let text = format!("{}\n{}\n", rows(JIGSAW_GIVENS), rows(IRREGULAR));
+    let (l, c, k) = err(read(&text));
+    assert_eq!((l, c), (10, 1));
+    assert!(matches!(k, ParseErrorKind::RegionSize { size: 8, .. }));
+    // ... but two classic grids stay two puzzles: the second has empty marks
+    for empty in [".", "0"] {
+        let second = JIGSAW_GIVENS.replace('.', empty);
+        let text = format!("{}\n\n{}\n", rows(JIGSAW_GIVENS), rows(&second));
+        let (format, ps) = read(&text).unwrap();
+        assert_eq!((format, ps.len()), (Format::Grid, 2));
+    }
+    // puzzlekit form: region `1` has 5 cells
+    let text = "4 4\n1 - - -\n- - - -\n- - - -\n- - - -\n1 1 1 1\n1 2 2 2\n3 3 3 4\n3 4 4 4\n";
+    let (l, _, k) = err(read(text));
+    assert_eq!(l, 6);
+    assert!(matches!(k, ParseErrorKind::RegionSize { size: 5, .. }));
+}
+
 #[test]
 fn jigsaw_grid_form() {
     let givens: Vec<String> = JIGSAW_GIVENS

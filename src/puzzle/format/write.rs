@@ -160,9 +160,20 @@ fn numbers(grid: &[u16], n: usize) -> String {
 /// back as the same puzzle with `--format jigsaw` (and is detected as jigsaw unless the
 /// layout is a Latin square).
 pub fn write_puzzle(puzzle: &Puzzle, format: OutputFormat, alphabet: Option<&Alphabet>) -> String {
-    let geometry = puzzle.geometry();
+    write_grid_with_layout(puzzle.givens(), puzzle.geometry(), format, alphabet)
+}
+
+/// Writes `grid` (givens or a solution) as [`write_puzzle`] writes a puzzle's givens: with the
+/// region layout of a jigsaw `geometry` after it, so that a solution printed this way reads
+/// back as a (solved) puzzle of the same geometry.
+pub fn write_grid_with_layout(
+    grid: &[u16],
+    geometry: &Geometry,
+    format: OutputFormat,
+    alphabet: Option<&Alphabet>,
+) -> String {
     if !geometry.is_jigsaw() {
-        return write_grid(puzzle.givens(), geometry, format, alphabet);
+        return write_grid(grid, geometry, format, alphabet);
     }
     let n = geometry.n();
     // Region numbers in order of first appearance, 1-based.
@@ -181,14 +192,14 @@ pub fn write_puzzle(puzzle: &Puzzle, format: OutputFormat, alphabet: Option<&Alp
         })
         .collect();
     let letters: Vec<char> = REGION_SYMBOLS.chars().collect();
-    let line = write_grid(puzzle.givens(), geometry, format, alphabet);
+    let line = write_grid(grid, geometry, format, alphabet);
     if format == OutputFormat::Line && n <= letters.len() && !line.contains('\n') {
         let mut s = line;
         s.push(' ');
         s.extend(regions.iter().map(|&r| letters[r as usize - 1]));
         return s;
     }
-    let givens = write_grid(puzzle.givens(), geometry, OutputFormat::Grid, alphabet);
+    let givens = write_grid(grid, geometry, OutputFormat::Grid, alphabet);
     let mut s = givens;
     s.push_str("\n\n");
     if n <= 9 {
