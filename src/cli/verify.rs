@@ -51,8 +51,13 @@ pub fn parse_spec_list(list: &str) -> anyhow::Result<Vec<EngineSpec>> {
     }
     let mut texts: Vec<String> = Vec::new();
     for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        // `KEY=VALUE` continues the spec before it (a value may hold `:`, as in
+        // `backend=cadical:plain` or `amo=commander:3`); `NAME` or `NAME:KEY=VALUE` starts one.
+        let continues = piece
+            .split_once('=')
+            .is_some_and(|(key, _)| !key.contains(':'));
         match texts.last_mut() {
-            Some(last) if piece.contains('=') && !piece.contains(':') => {
+            Some(last) if continues => {
                 last.push(if last.contains(':') { ',' } else { ':' });
                 last.push_str(piece);
             }
@@ -178,16 +183,25 @@ mod tests {
 
     #[test]
     fn spec_lists() {
-        let s = parse_spec_list("human, bnb:order=lifo,sat:encoding=minimal,amo=sequential,dlx")
-            .unwrap();
-        let names: Vec<String> = s.iter().map(|s| s.to_string()).collect();
+        let names = |list: &str| -> Vec<String> {
+            let specs = parse_spec_list(list).unwrap();
+            specs.iter().map(|s| s.to_string()).collect()
+        };
         assert_eq!(
-            names,
+            names("human, bnb:order=lifo,sat:encoding=minimal,amo=sequential,dlx"),
             [
                 "human",
                 "bnb:order=lifo",
                 "sat:amo=sequential,encoding=minimal",
                 "dlx"
+            ]
+        );
+        // values holding `:` continue their spec wherever the option stands
+        assert_eq!(
+            names("human,sat:encoding=minimal,backend=cadical:plain,amo=commander:3"),
+            [
+                "human",
+                "sat:amo=commander:3,backend=cadical:plain,encoding=minimal"
             ]
         );
         assert!(parse_spec_list(" , ").is_err());

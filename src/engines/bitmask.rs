@@ -119,8 +119,14 @@ impl Engine for Bitmask {
         if puzzle.clash().is_some() {
             return search.finish_unsat();
         }
-        let table = match crate::with_bits!(puzzle.n(), B => Table::build::<B>(puzzle)) {
-            Ok(t) => t,
+        let table = match crate::with_bits!(puzzle.n(), B => Table::build::<B>(puzzle, &mut search))
+        {
+            Ok(Some(t)) => t,
+            Ok(None) => {
+                // A limit passed while the table was built.
+                search.built();
+                return search.finish();
+            }
             Err(reason) => {
                 // Unsupported, with the time spent deciding it counted as build time.
                 search.built();
@@ -149,19 +155,41 @@ struct Cand {
     region: u16,
 }
 
+impl Cand {
+    /// A position packed as the table stores it: the column in the low 16 bits.
+    #[inline]
+    fn pack(self) -> u32 {
+        u32::from(self.col) | u32::from(self.region) << 16
+    }
+
+    #[inline]
+    fn unpack(v: u32) -> Cand {
+        Cand {
+            col: v as u16,
+            region: (v >> 16) as u16,
+        }
+    }
+}
+
 /// The source's `_matrix`: for digit `d` (0-based) and row `r`, the positions are
-/// `cands[start[d * n + r] .. start[d * n + r + 1]]`, in increasing column order.
+/// `cands[start[d * n + r] .. start[d * n + r + 1]]`, in increasing column order, each
+/// [`Cand::pack`]ed (so that the table is allocated zeroed, page by page as the fill pass
+/// reaches it, rather than written whole before the pass reads the clock).
 struct Table {
     start: Vec<u32>,
-    cands: Vec<Cand>,
+    cands: Vec<u32>,
 }
 
 impl Table {
-    /// `BuildMatrix`, over every house of each cell.
-    fn build<B: Bits>(puzzle: &Puzzle) -> Result<Table, String> {
+    /// `BuildMatrix`, over every house of each cell. From side 32 the clock is read once per
+    /// row of each pass (the table has up to `N^3` entries, seconds of work on a large empty
+    /// grid; below 32 it is at most 32K entries, microseconds): `Ok(None)` when a limit passed.
+    fn build<B: Bits>(puzzle: &Puzzle, search: &mut Search) -> Result<Option<Table>, String> {
         let g = puzzle.geometry();
         let n = g.n();
         let givens = puzzle.givens();
+        let poll = n >= 32;
+        let mut stopped = || poll && !search.check_clock();
         // Digits (0-based) held by the givens of each house.
         let mut house_digits = vec![B::EMPTY; g.house_count()];
         for (h, digits) in house_digits.iter_mut().enumerate() {
@@ -185,8 +213,16 @@ impl Table {
         // The table's size first, by counting bits (N/64 words per cell), so that a grid
         // whose table would pass the cap is refused before anything of size N^3 is touched
         // (an empty 1024x1024 used to spend 7 s listing candidates only to refuse).
-        let total: u64 = (0..n * n).map(|cell| digits_of(cell).count() as u64).sum();
-        let bytes = total * std::mem::size_of::<Cand>() as u64;
+        let mut total = 0u64;
+        for row in 0..n {
+            if stopped() {
+                return Ok(None);
+            }
+            total += (row * n..(row + 1) * n)
+                .map(|cell| digits_of(cell).count() as u64)
+                .sum::<u64>();
+        }
+        let bytes = total * std::mem::size_of::<u32>() as u64;
         if bytes > MAX_TABLE_BYTES {
             return Err(format!(
                 "bitmask: expected a candidate table of at most {MAX_TABLE_BYTES} bytes, found \
@@ -198,6 +234,9 @@ impl Table {
         let mut start = vec![0u32; n * n + 1];
         for cell in 0..n * n {
             let r = cell / n;
+            if cell % n == 0 && stopped() {
+                return Ok(None);
+            }
             for d in digits_of(cell).iter() {
                 start[d * n + r + 1] += 1;
             }
@@ -206,21 +245,25 @@ impl Table {
             start[i + 1] += start[i];
         }
         let mut fill: Vec<u32> = start[..n * n].to_vec();
-        let mut cands = vec![Cand { col: 0, region: 0 }; total as usize];
+        let mut cands = vec![0u32; total as usize];
         // Cells in row-major order, so each list comes out in increasing column order.
         for cell in 0..n * n {
             let (r, col) = (cell / n, cell % n);
+            if col == 0 && stopped() {
+                return Ok(None);
+            }
             let region = g.region_of(cell) as u16;
             for d in digits_of(cell).iter() {
                 let slot = &mut fill[d * n + r];
                 cands[*slot as usize] = Cand {
                     col: col as u16,
                     region,
-                };
+                }
+                .pack();
                 *slot += 1;
             }
         }
-        Ok(Table { start, cands })
+        Ok(Some(Table { start, cands }))
     }
 }
 
@@ -299,12 +342,12 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
             arriving = false;
             count_at_visit[pos] = search.count();
             i = start[pos] as usize;
-            while i < end && !passes(cands[i], blocked, regions) {
+            while i < end && !passes(Cand::unpack(cands[i]), blocked, regions) {
                 i += 1;
             }
             if i < end {
                 let mut j = i + 1;
-                while j < end && !passes(cands[j], blocked, regions) {
+                while j < end && !passes(Cand::unpack(cands[j]), blocked, regions) {
                     j += 1;
                 }
                 if j < end {
@@ -315,7 +358,7 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
             }
         } else {
             i = idx[pos] as usize;
-            while i < end && !passes(cands[i], blocked, regions) {
+            while i < end && !passes(Cand::unpack(cands[i]), blocked, regions) {
                 i += 1;
             }
         }
@@ -326,7 +369,7 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
             if !search.node() {
                 break;
             }
-            let c = cands[i];
+            let c = Cand::unpack(cands[i]);
             let col = c.col as usize;
             taken[r].insert(col);
             m.cols.insert(col);
@@ -354,7 +397,7 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
                 break;
             }
             // Go on as if this placement had failed.
-            undo(cands[i], r, n, &mut taken, &mut m);
+            undo(Cand::unpack(cands[i]), r, n, &mut taken, &mut m);
             idx[pos] += 1;
             continue;
         }
@@ -378,7 +421,13 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
             break; // row 1 of level 1 exhausted: the search space is exhausted
         }
         let pos = d * n + r;
-        undo(cands[idx[pos] as usize], r, n, &mut taken, &mut m);
+        undo(
+            Cand::unpack(cands[idx[pos] as usize]),
+            r,
+            n,
+            &mut taken,
+            &mut m,
+        );
         idx[pos] += 1;
     }
 
@@ -702,6 +751,25 @@ mod tests {
         assert_eq!(o.status, Status::Multiple);
         assert_eq!(o.count, 2);
         let o = solve(&p, &Limits::solutions(1));
+        assert_eq!(o.status, Status::Solved);
+    }
+
+    /// From side 32 the candidate table is built under the clock: a limit that has passed
+    /// when the build starts ends the puzzle there (no search), and the same engine then
+    /// answers the puzzle in full.
+    #[test]
+    fn the_table_build_reads_the_clock() {
+        let g = Arc::new(Geometry::square(36).unwrap());
+        let empty = Puzzle::empty(g);
+        let passed = Limits {
+            time_limit: Some(Duration::from_nanos(1)),
+            ..Limits::solutions(1)
+        };
+        std::thread::sleep(Duration::from_millis(1));
+        let o = run_checked(&mut Bitmask, &empty, &passed);
+        assert_eq!(o.status, Status::TimeLimit);
+        assert_eq!(o.stats.nodes, 0);
+        let o = run_checked(&mut Bitmask, &empty, &Limits::solutions(1));
         assert_eq!(o.status, Status::Solved);
     }
 

@@ -135,20 +135,29 @@ impl Dlx {
         Self::default()
     }
 
-    fn prepare(&mut self, g: &Arc<Geometry>) {
+    /// Builds (or keeps) the geometry's full matrix and links, reading the search's clock as it
+    /// goes. False: a limit stopped the build, and nothing is kept.
+    fn prepare(&mut self, g: &Arc<Geometry>, search: &mut Search) -> bool {
         let same = self
             .prepared
             .as_ref()
             .is_some_and(|p| Arc::ptr_eq(&p.geometry, g) || *p.geometry == **g);
         if !same {
-            let matrix = SudokuCover::full(g);
-            let links = Links::new(matrix.cover());
+            self.prepared = None; // free the old matrix before building the new one
+            let mut stop = || !search.check_clock();
+            let Some(matrix) = SudokuCover::full_until(g, &mut stop) else {
+                return false;
+            };
+            let Some(links) = Links::new_until(matrix.cover(), &mut stop) else {
+                return false;
+            };
             self.prepared = Some(Prepared {
                 geometry: Arc::clone(g),
                 matrix,
                 links,
             });
         }
+        true
     }
 }
 
@@ -161,7 +170,10 @@ impl Engine for Dlx {
             ));
         }
         let mut search = Search::new(limits);
-        self.prepare(puzzle.shared_geometry());
+        if !self.prepare(puzzle.shared_geometry(), &mut search) {
+            search.built();
+            return search.finish();
+        }
         if self.pre {
             return self.solve_preprocessed(puzzle, search);
         }
@@ -266,6 +278,26 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    /// The matrix and links are built under the clock: a limit that passes during the build
+    /// ends the puzzle with nothing kept, and the next puzzle of that geometry builds them
+    /// in full.
+    #[test]
+    fn the_build_reads_the_clock_and_keeps_nothing_partial() {
+        let g = Arc::new(Geometry::square(36).unwrap());
+        let empty = Puzzle::empty(g);
+        let passed = Limits {
+            time_limit: Some(Duration::from_nanos(1)),
+            ..Limits::solutions(1)
+        };
+        let mut dlx = Dlx::new();
+        let o = engines::run(&mut dlx, &empty, &passed);
+        assert_eq!(o.status, Status::TimeLimit);
+        assert!(dlx.prepared.is_none());
+        let o = engines::run(&mut dlx, &empty, &Limits::solutions(1));
+        assert_eq!(o.status, Status::Solved);
+        assert!(dlx.prepared.is_some());
     }
 
     fn classic() -> Arc<Geometry> {

@@ -402,9 +402,20 @@ macro_rules! with_core {
 }
 pub(crate) use with_core;
 
+/// Options linked (or built, in [`crate::exact_cover::SudokuCover::full_until`]) between two
+/// calls of a build's `stop`: 2^13, a few milliseconds at most.
+pub const BUILD_OPTIONS_PER_POLL: usize = 1 << 13;
+
 impl Links {
     /// Links the items and options of `x` (options with no primary item are left out).
     pub fn new(x: &ExactCover) -> Self {
+        Self::new_until(x, &mut || false).expect("never stopped")
+    }
+
+    /// [`Links::new`] that calls `stop` every [`BUILD_OPTIONS_PER_POLL`] options and gives up
+    /// (`None`) when it answers true: at large sides linking takes long enough to pass a
+    /// time limit.
+    pub fn new_until(x: &ExactCover, stop: &mut dyn FnMut() -> bool) -> Option<Self> {
         let mut linked_options = 0u64;
         let mut linked_ones = 0u64;
         let mut len = vec![0usize; x.items()];
@@ -422,17 +433,17 @@ impl Links {
         let numbered = x.items() as u64 + x.options() as u64 + linked_ones + 1;
         let longest = len.iter().copied().max().unwrap_or(0);
         let core = if numbered < u16::NODES as u64 && longest < <i8 as Key>::LEN as usize {
-            AnyCore::Tiny(Core::new(x))
+            AnyCore::Tiny(Core::new(x, stop)?)
         } else if numbered < u16::NODES as u64 && longest < <i16 as Key>::LEN as usize {
-            AnyCore::Small(Core::new(x))
+            AnyCore::Small(Core::new(x, stop)?)
         } else {
-            AnyCore::Large(Core::new(x))
+            AnyCore::Large(Core::new(x, stop)?)
         };
-        Links {
+        Some(Links {
             core,
             linked_options,
             linked_ones,
-        }
+        })
     }
 
     /// [`Links::new`] forced to the `u16`/`i16` (`large == false`) or the `u32`/`i32`
@@ -440,10 +451,11 @@ impl Links {
     #[cfg(test)]
     pub(crate) fn new_forced(x: &ExactCover, large: bool) -> Self {
         let mut links = Self::new(x);
+        let never = &mut || false;
         links.core = if large {
-            AnyCore::Large(Core::new(x))
+            AnyCore::Large(Core::new(x, never).expect("never stopped"))
         } else {
-            AnyCore::Small(Core::new(x))
+            AnyCore::Small(Core::new(x, never).expect("never stopped"))
         };
         links
     }
@@ -596,7 +608,9 @@ impl Links {
 }
 
 impl<I: Idx, K: Key> Core<I, K> {
-    fn new(x: &ExactCover) -> Self {
+    /// The links of `x`; `None` if `stop` (called every [`BUILD_OPTIONS_PER_POLL`] options)
+    /// answers true.
+    fn new(x: &ExactCover, stop: &mut dyn FnMut() -> bool) -> Option<Self> {
         let items = x.items();
         let primary = x.primary_items();
         let mut nodes: Vec<Node<I>> = Vec::with_capacity(items + x.options() + x.ones() + 1);
@@ -626,6 +640,9 @@ impl<I: Idx, K: Key> Core<I, K> {
         // `Core::width` (`None` before the first option).
         let mut width = None;
         for o in 0..x.options() {
+            if o % BUILD_OPTIONS_PER_POLL == BUILD_OPTIONS_PER_POLL - 1 && stop() {
+                return None;
+            }
             let opt = x.option(o);
             if !x.has_primary(o) {
                 continue;
@@ -671,7 +688,7 @@ impl<I: Idx, K: Key> Core<I, K> {
         }
         debug_assert!(spacer_count as usize <= x.options());
         let built = (I::NODES <= u16::NODES).then(|| (nodes.clone(), key.clone()));
-        Core {
+        Some(Core {
             built,
             nodes,
             key,
@@ -689,7 +706,7 @@ impl<I: Idx, K: Key> Core<I, K> {
             scan: primary.div_ceil(BLOCK) * BLOCK,
             prop: Default::default(),
             width: width.unwrap_or(0),
-        }
+        })
     }
 
     #[inline]

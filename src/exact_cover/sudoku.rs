@@ -115,6 +115,13 @@ impl SudokuCover {
     /// The full matrix of a geometry: every (cell, digit) is an option. Option `cell * N +
     /// digit - 1` places `digit` in `cell`.
     pub fn full(g: &Geometry) -> Self {
+        Self::full_until(g, &mut || false).expect("never stopped")
+    }
+
+    /// [`SudokuCover::full`] that calls `stop` every
+    /// [`super::links::BUILD_OPTIONS_PER_POLL`] options and gives up (`None`) when it answers
+    /// true: the matrix has `N^3` options, seconds of work at large sides.
+    pub fn full_until(g: &Geometry, stop: &mut dyn FnMut() -> bool) -> Option<Self> {
         let n = g.n();
         let names = item_names(g);
         let primary = names.len();
@@ -122,7 +129,11 @@ impl SudokuCover {
         let cells = g.cells();
         let mut placements = Vec::with_capacity(cells * n);
         let mut option = Vec::with_capacity(6);
+        let cells_per_poll = (super::links::BUILD_OPTIONS_PER_POLL / n.max(1)).max(1);
         for cell in 0..cells {
+            if cell % cells_per_poll == cells_per_poll - 1 && stop() {
+                return None;
+            }
             for d in 1..=n {
                 option.clear();
                 option.push(cell as u32);
@@ -137,12 +148,12 @@ impl SudokuCover {
                 placements.push((cell as u32, d as u16));
             }
         }
-        SudokuCover {
+        Some(SudokuCover {
             cover,
             n,
             placements,
             givens: vec![0; cells],
-        }
+        })
     }
 
     /// The matrix of a puzzle: the full matrix with the givens eliminated (see the module

@@ -26,9 +26,25 @@ use rand_chacha::ChaCha8Rng;
 /// Proposals per cell of the grid.
 const PROPOSALS_PER_CELL: usize = 30;
 
+/// Proposals between two reads of the clock in [`random_layout_until`] (each costs up to two
+/// flood fills of a region, `O(N)`).
+const PROPOSALS_PER_CLOCK_READ: usize = 256;
+
 /// A random connected layout of side `n >= 1`: `region[cell]` in `0..n`, each region `n`
 /// cells.
 pub fn random_layout(n: usize, rng: &mut ChaCha8Rng) -> Vec<u16> {
+    random_layout_until(n, rng, None).expect("no deadline")
+}
+
+/// [`random_layout`] that reads the clock every [`PROPOSALS_PER_CLOCK_READ`] proposals and
+/// gives up (`None`) once `deadline` has passed: at large sides the exchanges and their
+/// connectivity checks take seconds. With the same seed and no deadline reached, the same
+/// layout as [`random_layout`].
+pub fn random_layout_until(
+    n: usize,
+    rng: &mut ChaCha8Rng,
+    deadline: Option<std::time::Instant>,
+) -> Option<Vec<u16>> {
     let (br, bc) = default_box(n);
     let cells = n * n;
     let mut region: Vec<u16> = (0..cells)
@@ -39,11 +55,16 @@ pub fn random_layout(n: usize, rng: &mut ChaCha8Rng) -> Vec<u16> {
         members[r as usize].push(c as u32);
     }
     if n < 2 {
-        return region;
+        return Some(region);
     }
     let mut flood = Flood::new(cells);
     let mut candidates = Vec::with_capacity(n);
-    for _ in 0..PROPOSALS_PER_CELL * cells {
+    for proposal in 0..PROPOSALS_PER_CELL * cells {
+        if proposal % PROPOSALS_PER_CLOCK_READ == 0
+            && deadline.is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            return None;
+        }
         let a = rng.gen_range(0..cells);
         let Some(b) = neighbours(a, n)[rng.gen_range(0..4)] else {
             continue;
@@ -91,7 +112,7 @@ pub fn random_layout(n: usize, rng: &mut ChaCha8Rng) -> Vec<u16> {
         }
         *r = rename[*r as usize];
     }
-    region
+    Some(region)
 }
 
 /// The cells of region `r` after the exchange: its members with `out` replaced by `inn`.
@@ -167,6 +188,18 @@ impl Flood {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A deadline that has passed ends the exchanges; none gives `random_layout`'s layout.
+    #[test]
+    fn the_layout_reads_the_clock() {
+        let past = Some(std::time::Instant::now());
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        assert!(random_layout_until(64, &mut ChaCha8Rng::seed_from_u64(1), past).is_none());
+        assert_eq!(
+            random_layout_until(9, &mut ChaCha8Rng::seed_from_u64(7), None),
+            Some(random_layout(9, &mut ChaCha8Rng::seed_from_u64(7)))
+        );
+    }
     use crate::puzzle::Geometry;
     use rand::SeedableRng;
 

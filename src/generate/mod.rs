@@ -587,7 +587,10 @@ impl Generator {
         for _ in 0..LAYOUT_TRIES {
             self.in_time()?;
             self.stats.layouts += 1;
-            let regions = layout::random_layout(n, &mut self.rng);
+            let Some(regions) = layout::random_layout_until(n, &mut self.rng, self.deadline) else {
+                self.in_time()?; // it stops only at the deadline: this returns
+                continue;
+            };
             let g = Geometry::jigsaw(n, regions)?.with_diagonals(self.options.diagonals);
             let mut filler = Filler::new(&g);
             filler.deadline = self.deadline;

@@ -5,8 +5,10 @@
 //! batsat's `stop` callback, which it calls before every decision and after every restart;
 //! the clock is read once per 64 polls. The conflict limit counts the clauses batsat learns
 //! (its `on_new_clause` callback, one per conflict) and stops at the next poll: batsat's own
-//! conflict budget has no setter. The decision limit (the sat engine's node limit) counts the
-//! reads of `stop`, one before every decision, so a call stops at or before it.
+//! conflict budget has no setter. The decision limit (the sat engine's node limit) is read the
+//! same way: `stop` is read before every decision and at every assumption level, so the reads
+//! allowed are the decisions left plus the assumptions, and a run that stops short of the
+//! limit is resumed (see `solve`).
 
 use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::model::Model;
@@ -22,9 +24,9 @@ struct Stopper {
     /// Conflicts allowed in this call, and conflicts so far in it.
     conflict_limit: Option<u64>,
     conflicts: u64,
-    /// Reads of `stop` allowed in this call (each decision is preceded by one), and reads so
-    /// far in it.
-    decision_limit: Option<u64>,
+    /// Reads of `stop` allowed in this run of the search (each decision is preceded by one;
+    /// so is each assumption level), and reads so far in it.
+    read_limit: Option<u64>,
     reads: Cell<u64>,
 }
 
@@ -45,7 +47,7 @@ impl Callbacks for Stopper {
                 return true;
             }
         }
-        if let Some(limit) = self.decision_limit {
+        if let Some(limit) = self.read_limit {
             let reads = self.reads.get() + 1;
             self.reads.set(reads);
             if reads > limit {
@@ -67,6 +69,8 @@ impl Callbacks for Stopper {
 pub struct Batsat {
     solver: batsat::Solver<Stopper>,
     scratch: Vec<Lit>,
+    /// Decisions allowed per `solve` call ([`SatBackend::set_decision_limit`]).
+    decision_limit: Option<u64>,
 }
 
 impl Batsat {
@@ -74,6 +78,7 @@ impl Batsat {
         Batsat {
             solver: batsat::Solver::new(SolverOpts::default(), Stopper::default()),
             scratch: Vec::new(),
+            decision_limit: None,
         }
     }
 
@@ -140,9 +145,34 @@ impl SatBackend for Batsat {
             cb.why.set(None);
             cb.polls.set(0);
             cb.conflicts = 0;
-            cb.reads.set(0);
         }
-        let r = self.solver.solve_limited(&a);
+        // The decision limit: `stop` is also read at each assumption level (again after every
+        // restart), so the reads allowed are the decisions left plus the assumptions, and a
+        // run stopped before the decisions reach the limit is resumed while it makes
+        // progress. The search restarts then, keeping what it learned.
+        let first = self.solver.num_decisions();
+        let mut r;
+        loop {
+            let made = self.solver.num_decisions() - first;
+            let cb = self.solver.cb_mut();
+            cb.reads.set(0);
+            cb.read_limit = self
+                .decision_limit
+                .map(|l| l.saturating_sub(made) + a.len() as u64);
+            r = self.solver.solve_limited(&a);
+            let cb = self.solver.cb();
+            let now = self.solver.num_decisions() - first;
+            let short = self.decision_limit.is_some_and(|l| now < l);
+            if r == lbool::UNDEF
+                && cb.why.get() == Some(Interrupt::DecisionLimit)
+                && short
+                && now > made
+            {
+                self.solver.cb().why.set(None);
+                continue;
+            }
+            break;
+        }
         if r == lbool::TRUE {
             let model = self.solver.get_model();
             let mut values = Vec::with_capacity(model.len() + 1);
@@ -176,7 +206,7 @@ impl SatBackend for Batsat {
     }
 
     fn set_decision_limit(&mut self, limit: Option<u64>) {
-        self.solver.cb_mut().decision_limit = limit;
+        self.decision_limit = limit;
     }
 
     /// Measured: see [`SatBackend::teardown_ns_per_clause`] (clauses live in one arena; the watch lists are one vector per literal).

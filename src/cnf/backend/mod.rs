@@ -121,10 +121,12 @@ pub trait SatBackend: Send {
 
     /// Caps the decisions of each later `solve` call at `limit` (`None` removes the cap): the
     /// sat engine's `--node-limit` inside one call. A call that reaches it answers
-    /// `Interrupted(DecisionLimit)`. Only batsat counts decisions (it stops when its stop
-    /// callback, read before every decision, after restarts and at each assumption level,
-    /// has been read `limit` times, so at most `limit` decisions); the other backends expose
-    /// none and ignore the cap (the default).
+    /// `Interrupted(DecisionLimit)`. Only batsat counts decisions: its stop callback is read
+    /// before every decision and at assumption levels, so it is allowed `limit` reads plus
+    /// one per assumption, and resumed while it stops short of `limit` decisions and makes
+    /// progress. A call with assumptions may so pass `limit` by at most their number (an
+    /// assumption already true takes no read); one without stops at `limit` exactly. The
+    /// other backends expose no decisions and ignore the cap (the default).
     fn set_decision_limit(&mut self, _limit: Option<u64>) {}
 
     /// A hint to the decision heuristic: the first decision on the variable of each literal of

@@ -366,6 +366,9 @@ pub fn solve(
     };
     let mut ended = Ended::default();
     loop {
+        // This puzzle's decisions left, as the call's cap (batsat); none without a node limit,
+        // so that no earlier puzzle's cap stays on the reused solver.
+        let mut cap = None;
         if let (Some(limit), Some(d), Some(d0)) = (
             limits.node_limit,
             r.backend.stats().decisions,
@@ -375,7 +378,9 @@ pub fn solve(
                 ended.stop = Some(Stop::Nodes);
                 break;
             }
+            cap = Some(limit - (d - d0));
         }
+        r.backend.set_decision_limit(cap);
         ended.calls += 1;
         match r.backend.solve(&assumptions, &budget) {
             Err(e) => {
