@@ -201,6 +201,9 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
                     .iter()
                     .map(|s| match num(s)? {
                         0 => Err(err("region numbers are 1-based".into())),
+                        x if x > u32::from(u16::MAX) => Err(err(format!(
+                            "region number {x} is above any side the model accepts"
+                        ))),
                         x => Ok((x - 1) as u16),
                     })
                     .collect();
@@ -312,10 +315,10 @@ fn parse_givens(n: usize, text: &str) -> Result<Vec<u16>, String> {
                 if ch == '.' || ch == '0' {
                     return Ok(0);
                 }
-                let up = ch.to_ascii_uppercase() as u8;
+                let up = ch.to_ascii_uppercase();
                 SYMBOLS[..n]
                     .iter()
-                    .position(|&s| s == up)
+                    .position(|&s| up.is_ascii() && s == up as u8)
                     .map(|i| i as u16 + 1)
                     .ok_or_else(|| format!("puzzle symbol {ch:?} is not a digit of a {n}x{n} grid"))
             })

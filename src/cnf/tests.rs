@@ -810,3 +810,34 @@ fn probing_agrees_with_singles_on_unique_puzzles() {
         assert_eq!(count_grids(&b, 3), 1);
     }
 }
+
+/// Header values out of range are errors, not truncated or folded into a digit: a region
+/// number past `u16` (it was read as region 1) and a non-ASCII symbol whose byte is a digit's
+/// (`ı`, U+0131, was read as `1`).
+#[test]
+fn header_values_out_of_range_are_refused() {
+    let comments = |lines: &[&str]| -> Vec<(usize, String)> {
+        lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.to_string()))
+            .collect()
+    };
+    let regions = ["1"; 16].join(" ").replacen('1', "65537", 1);
+    let e = parse_header(&comments(&[
+        "sudolab cnf",
+        "encoding extended",
+        "geometry 4 regions diagonals no",
+        &format!("regions {regions}"),
+    ]))
+    .unwrap_err();
+    assert!(e.starts_with("line 4: region number 65537"), "{e}");
+    let e = parse_header(&comments(&[
+        "sudolab cnf",
+        "encoding extended",
+        "geometry 4 box 2x2 diagonals no",
+        "puzzle \u{131}...............",
+    ]))
+    .unwrap_err();
+    assert!(e.contains("'\u{131}' is not a digit"), "{e}");
+}

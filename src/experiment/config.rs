@@ -264,12 +264,19 @@ fn seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
         }
     }
     let v = d.deserialize_any(Secs)?;
-    if !v.is_finite() || v <= 0.0 || v > 1e9 {
-        return Err(serde::de::Error::custom(format!(
-            "{v} is not a positive number of seconds"
-        )));
-    }
-    Ok(Some(v))
+    const EXPECTED: &str = "expected a positive number of seconds of at most 1e9";
+    let why = if !v.is_finite() {
+        "which is not finite (leave the key out for no limit)"
+    } else if v <= 0.0 {
+        "which is not above 0"
+    } else if v > 1e9 {
+        "which is above 1e9"
+    } else {
+        return Ok(Some(v));
+    };
+    Err(serde::de::Error::custom(format!(
+        "{EXPECTED}, found {v}, {why}"
+    )))
 }
 
 fn positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
@@ -361,10 +368,12 @@ pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experim
         let key = format!("datasets[{i}]");
         let p = PathBuf::from(&d.path);
         if !p.is_file() {
-            return Err(err(
-                &format!("{key}.path"),
-                format!("{}: no such file", d.path),
-            ));
+            let what = if p.is_dir() {
+                "a directory, expected a puzzle file"
+            } else {
+                "no such file"
+            };
+            return Err(err(&format!("{key}.path"), format!("{}: {what}", d.path)));
         }
         let name = match d.name {
             Some(n) => n,
@@ -578,16 +587,34 @@ mod tests {
 
     #[test]
     fn bad_values_are_named() {
+        // (the text before the minimal config, the key named, what the message says)
         let cases = [
-            ("[limits]\ntime = -1\n", "limits.time"),
-            ("[limits]\ntime = \"fast\"\n", "limits.time"),
-            ("repetitions = 0\n", "repetitions"),
-            ("threads = 0\n", "threads"),
+            (
+                "[limits]\ntime = -1\n",
+                "limits.time",
+                "which is not above 0",
+            ),
+            ("[limits]\ntime = \"fast\"\n", "limits.time", ""),
+            (
+                "[limits]\ntime = 1e10\n",
+                "limits.time",
+                "found 10000000000, which is above 1e9",
+            ),
+            (
+                "[limits]\ntime = 0\n",
+                "limits.time",
+                "found 0, which is not above 0",
+            ),
+            ("repetitions = 0\n", "repetitions", ""),
+            ("threads = 0\n", "threads", ""),
         ];
-        for (extra, key) in cases {
+        for (extra, key, why) in cases {
             let text = format!("{extra}{}", minimal(""));
             let e = parse_text(&text).unwrap_err().to_string();
-            assert!(e.starts_with("x.toml:") && e.contains(key), "{extra}: {e}");
+            assert!(
+                e.starts_with("x.toml:") && e.contains(key) && e.contains(why),
+                "{extra}: {e}"
+            );
         }
         let text = minimal("").replace("human", "humn");
         let e = parse_text(&text).unwrap_err().to_string();
@@ -609,6 +636,12 @@ mod tests {
         );
         let e = parse_text(&text).unwrap_err().to_string();
         assert!(e.contains("datasets[1].box"), "{e}");
+        // a directory is not "no such file"
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let e = parse_text(&minimal("").replace(DATA, dir))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a directory, expected a puzzle file"), "{e}");
     }
 
     #[test]
