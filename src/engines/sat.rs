@@ -47,7 +47,10 @@ pub static INFO: EngineInfo = EngineInfo {
              Optimized CNF encoding for Sudoku puzzles (2006); AMO encodings: Sinz 2005, \
              Frisch et al. 2005, Chen 2010, Klieber & Kwon 2007",
     nodes: "SAT decisions of the backend (batsat; external solvers that print them), summed \
-            over the solve calls; empty with varisat and embedded CaDiCaL, which expose none",
+            over the solve calls; empty with varisat and embedded CaDiCaL, which expose none, \
+            (--node-limit is read between solve calls where decisions are known, and inside a \
+            call by batsat alone, which with givens as assumptions may pass N by up to their \
+            number)",
     counters: "guesses = decisions (same source as nodes); backtracks = conflicts (empty where not \
                exposed); decisions/conflicts/propagations: backend counters, empty for \
                varisat and embedded CaDiCaL; vars/clauses/literals: the formula encoded (blocking clauses not \
