@@ -101,25 +101,21 @@ pub fn encode(args: EncodeArgs) -> anyhow::Result<ExitCode> {
     for (index, puzzle) in chosen {
         // Counted in bounded memory before building, so that a formula or matrix too large
         // for this machine ends with an error, not an allocation failure.
-        let (size, what) = match args.to {
+        let (size, output, what) = match args.to {
             Target::Cnf => {
                 let count = CnfOptions {
                     dedup: false,
                     ..opts
                 };
-                (size_stats(puzzle, &count).literals, "literals")
+                (size_stats(puzzle, &count).literals, "formula", "literals")
             }
-            Target::Dlx => (cover_size(puzzle).2, "ones"),
+            Target::Dlx => (cover_size(puzzle).2, "exact-cover matrix", "ones"),
         };
         if size > args.max_size {
             bail!(
-                "{}: puzzle {index}: the {} has {size} {what}, over the bound {} \
+                "{}: puzzle {index}: the {output} has {size} {what}, over the bound {} \
                  (raise it with --max-size)",
                 set.source,
-                match args.to {
-                    Target::Cnf => "formula",
-                    Target::Dlx => "exact-cover matrix",
-                },
                 args.max_size
             );
         }

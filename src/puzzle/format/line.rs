@@ -125,9 +125,12 @@ pub(super) fn looks_like_line(token: &str, symbols: &Symbols) -> bool {
 }
 
 /// Whether a first line `t1 t2 ...` is a jigsaw line: `t1` and `t2` have the same length
-/// `N*N` (`N >= 2`), `t1` has no comma, and `t2` is a region layout with no `.` that is not a
-/// Latin square (so not a solution written after its puzzle).
-pub(super) fn looks_like_jigsaw_line(t1: &str, t2: &str, _symbols: &Symbols) -> bool {
+/// `N*N` (`N >= 2`), `t1` has no comma, `t2` has no `.`, and `t2` is either a region layout
+/// that is not a Latin square (so not a solution written after its puzzle) or no layout of
+/// `N` regions of `N` cells at all, a layout with a mistake, so that reading it as jigsaw
+/// reports the mistake rather than dropping it as text after whitespace. A wrong `t2` that
+/// holds `0` when `t1` writes its empty cells as `0` is taken for a second puzzle instead.
+pub(super) fn looks_like_jigsaw_line(t1: &str, t2: &str, symbols: &Symbols) -> bool {
     let length = char_len(t1);
     let n = isqrt(length);
     if n * n != length || !(2..=MAX_SIDE).contains(&n) || char_len(t2) != length {
@@ -140,32 +143,10 @@ pub(super) fn looks_like_jigsaw_line(t1: &str, t2: &str, _symbols: &Symbols) -> 
     for (i, c) in t2.char_indices() {
         names.push(&t2[i..i + c.len_utf8()]);
     }
-    let Ok(regions) = names.finish(n) else {
-        return false;
-    };
-    !is_latin(&regions, n)
-}
-
-/// Whether a first line `t1 t2 ...` is a jigsaw line whose layout is wrong: `t2` has the
-/// givens' length `N*N` (`N >= 2`), `t1` no comma, and `t2` holds no empty mark (`.`, or a
-/// `0` when `t1` writes its empty cells as `0`), so it is neither a second puzzle nor (being
-/// no `N` regions of `N` cells) a solution; reading it as jigsaw reports the layout's error
-/// rather than dropping it as text after whitespace.
-pub(super) fn looks_like_wrong_jigsaw_line(t1: &str, t2: &str, symbols: &Symbols) -> bool {
-    let length = char_len(t1);
-    let n = isqrt(length);
-    if n * n != length || !(2..=MAX_SIDE).contains(&n) || char_len(t2) != length {
-        return false;
+    match names.finish(n) {
+        Ok(regions) => !is_latin(&regions, n),
+        Err(_) => !(symbols.char_value('0') == 0 && t1.contains('0') && t2.contains('0')),
     }
-    let zero_is_empty = symbols.char_value('0') == 0 && t1.contains('0');
-    if t1.contains(',') || t2.contains('.') || (zero_is_empty && t2.contains('0')) {
-        return false;
-    }
-    let mut names = RegionNames::with_capacity(length);
-    for (i, c) in t2.char_indices() {
-        names.push(&t2[i..i + c.len_utf8()]);
-    }
-    names.finish(n).is_err()
 }
 
 /// Whether no row holds a region twice (a Latin square: each region one cell per row).

@@ -686,9 +686,7 @@ pub fn detect_format_with(text: &str, alphabet: Option<&Alphabet>) -> Format {
     let mut words = first.split_whitespace();
     let t1 = words.next().unwrap_or("");
     if let Some(t2) = words.next() {
-        if line::looks_like_jigsaw_line(t1, t2, &symbols)
-            || line::looks_like_wrong_jigsaw_line(t1, t2, &symbols)
-        {
+        if line::looks_like_jigsaw_line(t1, t2, &symbols) {
             return Format::Jigsaw;
         }
     }
