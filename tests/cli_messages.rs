@@ -613,6 +613,14 @@ fn decode_names_the_formula_when_its_header_is_missing() {
     std::fs::write(dir.path().join("m.txt"), "s SATISFIABLE\nv 1 2 0\n").unwrap();
     let o = run_in(dir.path(), &["decode", "f.cnf", "m.txt"]);
     refused(&o, &["f.cnf:1:1: no `c sudolab cnf` comment"]);
+    // a wrong comment is named at its own line
+    std::fs::write(
+        dir.path().join("f.cnf"),
+        "c sudolab cnf\nc encoding bogus\np cnf 2 1\n1 2 0\n",
+    )
+    .unwrap();
+    let o = run_in(dir.path(), &["decode", "f.cnf", "m.txt"]);
+    refused(&o, &["f.cnf:2:1: ", "bogus"]);
     // a literal past the formula's variables is refused where it stands
     std::fs::write(
         dir.path().join("m.txt"),

@@ -481,18 +481,10 @@ fn check_unsat_claim(
     }
 }
 
-/// A header error of `cnf` as `file:line:column: message`: [`cnf::parse_header`] starts its
-/// message with `line L: ` where a comment line is at fault; a missing comment is reported at
-/// the file's start.
-fn header_error(cnf: &str, message: &str) -> anyhow::Error {
-    let at_line = message.strip_prefix("line ").and_then(|rest| {
-        let (number, what) = rest.split_once(": ")?;
-        Some((number.parse::<usize>().ok()?, what))
-    });
-    match at_line {
-        Some((line, what)) => anyhow!("{cnf}:{line}:1: {what}"),
-        None => anyhow!("{cnf}:1:1: {message}"),
-    }
+/// A header error of `cnf` as `file:line:column: message`: the comment line at fault, or the
+/// file's start where a comment is missing.
+fn header_error(cnf: &str, e: &cnf::HeaderError) -> anyhow::Error {
+    anyhow!("{cnf}:{}:1: {}", e.line.unwrap_or(1), e.message)
 }
 
 pub fn decode(args: DecodeArgs) -> anyhow::Result<ExitCode> {

@@ -13,7 +13,7 @@
 
 use super::dimacs::Dimacs;
 use super::formula::{Clauses, CnfInfo};
-use super::header::parse_header;
+use super::header::{parse_header, HeaderError};
 use super::model::Model;
 use crate::puzzle::{Grid, GridError, Puzzle};
 
@@ -21,7 +21,7 @@ use crate::puzzle::{Grid, GridError, Puzzle};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
     #[error("header comments: {0}")]
-    Header(String),
+    Header(HeaderError),
     #[error(
         "expected a model that makes every clause true, found clause {} of the formula false: \
          `{}` (no literal true)",

@@ -128,9 +128,48 @@ pub struct Header {
     pub assumptions: Vec<i32>,
 }
 
+/// Why header comments do not give a formula its meaning: the comment line at fault (1-based,
+/// in the DIMACS file), or none when a needed comment is missing or the comments disagree as
+/// a whole; and what is wrong, as a sentence without the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderError {
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl HeaderError {
+    fn at(line: usize, message: impl Into<String>) -> Self {
+        HeaderError {
+            line: Some(line),
+            message: message.into(),
+        }
+    }
+}
+
+/// A missing comment, or a fault of the comments as a whole: no line to name.
+impl From<&str> for HeaderError {
+    fn from(message: &str) -> Self {
+        HeaderError {
+            line: None,
+            message: message.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for HeaderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for HeaderError {}
+
 /// Rebuilds the meaning of a formula from its comment lines (each without the leading `c`,
 /// as [`super::Dimacs::comments`] holds them, paired with their line numbers).
-pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
+pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError> {
     let mut encoding = None;
     let mut opts = CnfOptions::default();
     // (N, box shape or None for regions, diagonals)
@@ -142,10 +181,10 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
     let mut formula_map = false;
     let mut pairs: Vec<(usize, u32, u32, u32, u32)> = Vec::new();
     let mut assumptions = Vec::new();
-    let mut primary: Option<u32> = None;
+    let mut primary: Option<(usize, u32)> = None;
     let mut seen_magic = false;
     for (line, text) in comments {
-        let err = |m: String| format!("line {line}: {m}");
+        let err = |m: String| HeaderError::at(*line, m);
         let mut words = text.split_whitespace();
         let Some(key) = words.next() else { continue };
         let rest: Vec<&str> = words.collect();
@@ -197,7 +236,7 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
                 geometry = Some((n, shape, diag));
             }
             "regions" => {
-                let r: Result<Vec<u16>, String> = rest
+                let r: Result<Vec<u16>, HeaderError> = rest
                     .iter()
                     .map(|s| match num(s)? {
                         0 => Err(err("region numbers are 1-based".into())),
@@ -224,7 +263,7 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
                     num(rest[3])?,
                 ));
             }
-            "primary" if !rest.is_empty() => primary = Some(num(rest[0])?),
+            "primary" if !rest.is_empty() => primary = Some((*line, num(rest[0])?)),
             "assume" => {
                 for s in rest {
                     let l: i32 = s
@@ -247,17 +286,21 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
         Some((r, c)) => Geometry::boxed(n, r, c),
         None => Geometry::jigsaw(n, regions.ok_or("jigsaw geometry without `c regions`")?),
     }
-    .map_err(|e| format!("geometry: {e}"))?
+    .map_err(|e| HeaderError {
+        line: None,
+        message: format!("geometry: {e}"),
+    })?
     .with_diagonals(diag);
     let (pline, ptext) = puzzle_text.ok_or("no `c puzzle` comment")?;
-    let givens = parse_givens(n, &ptext).map_err(|m| format!("line {pline}: {m}"))?;
+    let givens = parse_givens(n, &ptext).map_err(|m| HeaderError::at(pline, m))?;
     let fixed = match fixed_text {
         None => givens.clone(),
         Some((fline, ftext)) => {
-            let fixed = parse_givens(n, &ftext).map_err(|m| format!("line {fline}: {m}"))?;
+            let fixed = parse_givens(n, &ftext).map_err(|m| HeaderError::at(fline, m))?;
             if givens.iter().zip(&fixed).any(|(&g, &f)| g != 0 && g != f) {
-                return Err(format!(
-                    "line {fline}: the fixed cells disagree with the puzzle's givens"
+                return Err(HeaderError::at(
+                    fline,
+                    "the fixed cells disagree with the puzzle's givens",
                 ));
             }
             fixed
@@ -271,14 +314,15 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
         for &(line, v, r, c, d) in &pairs {
             let (v, r, c, d) = (v as usize, r as usize, c as usize, d as usize);
             if v == 0 || v > pairs.len() || seen[v - 1] {
-                return Err(format!(
-                    "line {line}: map variables must be 1..{} each once",
-                    pairs.len()
+                return Err(HeaderError::at(
+                    line,
+                    format!("map variables must be 1..{} each once", pairs.len()),
                 ));
             }
             if !(1..=n).contains(&r) || !(1..=n).contains(&c) || !(1..=n).contains(&d) {
-                return Err(format!(
-                    "line {line}: row, column and digit must be 1..={n}"
+                return Err(HeaderError::at(
+                    line,
+                    format!("row, column and digit must be 1..={n}"),
                 ));
             }
             seen[v - 1] = true;
@@ -286,11 +330,14 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, String> {
         }
         VarMap::explicit(n, out)
     };
-    if let Some(p) = primary {
+    if let Some((line, p)) = primary {
         if p != map.primary() {
-            return Err(format!(
-                "`c primary {p}` but the map covers {} variables",
-                map.primary()
+            return Err(HeaderError::at(
+                line,
+                format!(
+                    "`c primary {p}` but the map covers {} variables",
+                    map.primary()
+                ),
             ));
         }
     }

@@ -43,7 +43,7 @@
 //! write_dimacs(&Cnf, &mut dyn Write) -> io::Result<()>
 //! read_dimacs(impl BufRead) / read_dimacs_str(&str) -> Result<Dimacs, SyntaxError>
 //! Dimacs { num_vars, clauses: Clauses, comments: Vec<(line, String)> }
-//! parse_header(&comments) -> Result<Header { info, assumptions }, String>
+//! parse_header(&comments) -> Result<Header { info, assumptions }, HeaderError { line: Option, message }>
 //! read_model(&str) -> Result<SolverAnswer { Sat(Model), Unsat, Unknown }, SyntaxError>
 //! Model: from_lits(&[i32]), value(var) -> Option<bool>, is_true(lit), lits()
 //! check_model(&Clauses, &Model) -> Result<(), DecodeError>
@@ -90,7 +90,7 @@ pub use encode::{
     EncodeLimits, EncodeStop, Encoded, Propagated, Propagation, Scratch, CHECK_EVERY_LITERALS,
 };
 pub use formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
-pub use header::{parse_header, Header};
+pub use header::{parse_header, Header, HeaderError};
 pub use model::{read_model, Model, SolverAnswer};
 pub use options::{CnfEncoding, CnfOptions, Deductions, GivensMode};
 pub use sink::{ClauseSink, Counter};

@@ -813,31 +813,51 @@ fn probing_agrees_with_singles_on_unique_puzzles() {
 
 /// Header values out of range are errors, not truncated or folded into a digit: a region
 /// number past `u16` (it was read as region 1) and a non-ASCII symbol whose byte is a digit's
-/// (`ı`, U+0131, was read as `1`).
+/// (`ı`, U+0131, was read as `1`). Each error names the comment line at fault, or no line
+/// when a needed comment is missing.
 #[test]
 fn header_values_out_of_range_are_refused() {
-    let comments = |lines: &[&str]| -> Vec<(usize, String)> {
-        lines
-            .iter()
+    const BOX4: &str = "geometry 4 box 2x2 diagonals no";
+    let regions = format!("regions {}", ["1"; 16].join(" ").replacen('1', "65537", 1));
+    let map = "map formula var = (row-1)*N*N + (col-1)*N + digit, vars 1..64";
+    // (comment lines after `sudolab cnf`, the line named (None: a missing comment), message)
+    let cases: [(Vec<&str>, Option<usize>, &str); 4] = [
+        (
+            vec![
+                "encoding extended",
+                "geometry 4 regions diagonals no",
+                &regions,
+            ],
+            Some(4),
+            "region number 65537",
+        ),
+        (
+            vec!["encoding extended", BOX4, "puzzle \u{131}..............."],
+            Some(4),
+            "'\u{131}' is not a digit",
+        ),
+        (vec![BOX4], None, "no `c encoding` comment"),
+        // a map that disagrees with `c primary` is named at the `primary` line
+        (
+            vec![
+                "encoding extended",
+                BOX4,
+                "puzzle ................",
+                map,
+                "primary 63",
+            ],
+            Some(6),
+            "`c primary 63`",
+        ),
+    ];
+    for (lines, line, message) in cases {
+        let comments: Vec<(usize, String)> = std::iter::once("sudolab cnf")
+            .chain(lines)
             .enumerate()
             .map(|(i, l)| (i + 1, l.to_string()))
-            .collect()
-    };
-    let regions = ["1"; 16].join(" ").replacen('1', "65537", 1);
-    let e = parse_header(&comments(&[
-        "sudolab cnf",
-        "encoding extended",
-        "geometry 4 regions diagonals no",
-        &format!("regions {regions}"),
-    ]))
-    .unwrap_err();
-    assert!(e.starts_with("line 4: region number 65537"), "{e}");
-    let e = parse_header(&comments(&[
-        "sudolab cnf",
-        "encoding extended",
-        "geometry 4 box 2x2 diagonals no",
-        "puzzle \u{131}...............",
-    ]))
-    .unwrap_err();
-    assert!(e.contains("'\u{131}' is not a digit"), "{e}");
+            .collect();
+        let e = parse_header(&comments).unwrap_err();
+        assert_eq!(e.line, line, "{e}");
+        assert!(e.message.contains(message), "{e}");
+    }
 }
