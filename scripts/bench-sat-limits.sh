@@ -10,14 +10,14 @@
 #
 #   scripts/bench-sat-limits.sh [T_SECS] [BACKEND...]
 #
-# Defaults: T = 2, backends varisat batsat cadical. Rows run one after the other in one
+# Defaults: T = 2, backends varisat batsat cadical portfolio. Rows run one after the other in one
 # session (same load); the load average is printed at the start and the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-2}
 shift || true
 backends=("$@")
-[ ${#backends[@]} -gt 0 ] || backends=(varisat batsat cadical)
+[ ${#backends[@]} -gt 0 ] || backends=(varisat batsat cadical portfolio)
 cargo build --release --quiet
 # The binary cargo just built: under $CARGO_TARGET_DIR (relative to the repository) when set.
 export SUDOLAB_BIN=${CARGO_TARGET_DIR:-target}/release/sudolab

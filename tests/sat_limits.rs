@@ -68,7 +68,7 @@ fn every_backend_honours_the_time_limit_on_hard_inputs() {
         ),
     ];
     let mut stopped = Vec::new();
-    for backend in ["varisat", "batsat", "cadical"] {
+    for backend in ["varisat", "batsat", "cadical", "portfolio"] {
         for (name, puzzle, options) in cases {
             let mut o: Vec<(&str, &str)> = options.to_vec();
             o.push(("backend", backend));
@@ -104,7 +104,7 @@ fn every_backend_honours_the_time_limit_on_hard_inputs() {
     }
     // The inputs are hard for every backend: each one was stopped by the limit somewhere (else
     // this test would prove nothing about it).
-    for backend in ["varisat", "batsat", "cadical"] {
+    for backend in ["varisat", "batsat", "cadical", "portfolio"] {
         assert!(
             stopped.iter().any(|s| s.starts_with(backend)),
             "{backend} answered every case within {limit:?}: the inputs are not hard enough"

@@ -89,9 +89,11 @@ pub struct SolveArgs {
     #[arg(long, value_name = "ORDER")]
     pub order: Option<String>,
 
-    /// sat engine: SAT backend: batsat (default, embedded, reports
-    /// decisions/conflicts/propagations), varisat (embedded), cadical or cadical:plain|sat|unsat (embedded
-    /// CaDiCaL 1.9.5) or ext:PATH (any DIMACS solver answering s/v lines).
+    /// sat engine: SAT backend: auto (default: batsat, or batsat and CaDiCaL racing on grids
+    /// of side 64 or more with 5,000 variables or more, when a second core is free), batsat (embedded,
+    /// reports decisions/conflicts/propagations), varisat (embedded), cadical or
+    /// cadical:plain|sat|unsat (embedded CaDiCaL 1.9.5), portfolio[:A+B+...] (embedded
+    /// backends racing, one thread each) or ext:PATH (any DIMACS solver answering s/v lines).
     #[arg(long, value_name = "B")]
     pub backend: Option<String>,
 

@@ -640,6 +640,21 @@ impl Propagated<'_> {
         self.fixed.iter().all(|&d| d != 0)
     }
 
+    /// The candidates of the open cells: the variables of the `reduced` formula.
+    pub fn open_candidates(&self) -> u64 {
+        let open = self.fixed.iter().enumerate().filter(|(_, &d)| d == 0);
+        match self.table {
+            // no givens: every digit of every cell (N of them, N * N cells)
+            None => open.count() as u64 * (self.fixed.len() as f64).sqrt().round() as u64,
+            Some((bits, _)) => open
+                .map(|(c, _)| {
+                    let w = &bits[c * self.words..(c + 1) * self.words];
+                    w.iter().map(|x| u64::from(x.count_ones())).sum::<u64>()
+                })
+                .sum(),
+        }
+    }
+
     /// What [`encode_propagated`] needs to go on from this propagation.
     pub fn propagation(&self) -> Propagation {
         self.propagation

@@ -10,7 +10,9 @@
 //!
 //! Timing: `build` is the encoding, including loading the clauses into the backend (they go
 //! in as they are made); solving is `solve`. For external solvers `solve` is this thread's CPU only (writing the file, waiting);
-//! the solver's own CPU time is the counter `solver_cpu_us`.
+//! the solver's own CPU time is the counter `solver_cpu_us`. A portfolio's members run on
+//! threads of their own: their CPU is added, loading to `build` and the rest to `solve`
+//! ([`solver_counters`]).
 //!
 //! Propagation first: with `reduced` (the default) singles, locked candidates and probing run
 //! before a backend is made, and a puzzle they fill (its only solution) or refute (`unsat`) is answered without a
@@ -26,9 +28,7 @@
 //! ([`crate::cnf::SatBackend::set_decision_limit`]); varisat and CaDiCaL expose no decisions,
 //! so it never stops them. A backend's conflict limit ends the search as `node-limit`.
 
-use super::{
-    Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Stats, Status, Stop,
-};
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Status, Stop};
 use crate::cnf::{
     decode, encode_into, encode_propagated, make_backend, propagate_singles, Amo, BackendStats,
     Budget, CnfEncoding, CnfOptions, Deductions, EncodeLimits, EncodeStop, GivensMode, Interrupt,
@@ -36,7 +36,8 @@ use crate::cnf::{
 };
 use crate::puzzle::Puzzle;
 use incremental::{Assume, Mode, Rebuild, Reused};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 mod incremental;
 
@@ -55,7 +56,9 @@ pub static INFO: EngineInfo = EngineInfo {
                exposed); decisions/conflicts/propagations: backend counters, empty for \
                varisat and embedded CaDiCaL; vars/clauses/literals: the formula encoded (blocking clauses not \
                included); sat_calls: solve calls; solver_cpu_us: CPU of external solver \
-               processes. A puzzle that the propagation before the solver decides (reduced, \
+               processes (not in solve_s); with backend=portfolio, member_cpu_us: CPU of the \
+               members' threads (loading clauses, in build_s; searching, in solve_s) and \
+               portfolio_winner: the member that answered first, from 1 as named (0: no race). A puzzle that the propagation before the solver decides (reduced, \
                the default, and incremental=true: singles, locked candidates and probing fill the grid, its \
                only solution, or find a clash, unsat) is answered with no backend and no \
                solve call: sat_calls=0, vars=0, clauses=0 (1, the empty clause, if \
@@ -70,8 +73,13 @@ pub static INFO: EngineInfo = EngineInfo {
                    (auto: pairwise up to 32 literals, bimander above, and pairwise only up \
                    to 16 in a formula that would have over 50M literals so (memory); \
                    auto:K: threshold K on every formula), \
-                   backend=varisat|batsat|cadical|cadical:plain|sat|unsat|ext:PATH [ARGS] \
-                   (batsat), \
+                   backend=auto|varisat|batsat|cadical|cadical:plain|sat|unsat\
+                   |portfolio[:A+B+...]|ext:PATH [ARGS] (auto: batsat, or \
+                   portfolio:batsat+cadical on grids of side 64 or more whose formula has \
+                   5000 variables or more, when the machine has 2 cores or more, never in \
+                   run nor in incremental mode; \
+                   portfolio: embedded backends racing, one thread each, the first answer \
+                   kept, default members batsat+cadical), \
                    givens=units|assumptions (units), dedup=true|false (false), \
                    probe=auto|true|false (auto: true on grids up to 9x9, false above; \
                    reduced, or incremental=true: after singles, failed-literal probing with \
@@ -97,8 +105,8 @@ pub static INFO: EngineInfo = EngineInfo {
 };
 
 /// `verify` runs every encoding x AMO x Rust backend, givens as assumptions, the duplicate-free
-/// formulas, and CaDiCaL on every encoding: all must agree with each other and with the
-/// classic engines.
+/// formulas, CaDiCaL on every encoding and the default portfolio: all must agree with each
+/// other and with the classic engines.
 fn variants() -> Vec<EngineOptions> {
     let mut v = Vec::new();
     for encoding in CnfEncoding::ALL {
@@ -113,6 +121,7 @@ fn variants() -> Vec<EngineOptions> {
             .with("givens", "assumptions")
             .with("backend", "cadical:plain"),
     );
+    v.push(EngineOptions::new().with("backend", "portfolio"));
     for backend in ["varisat", "batsat"] {
         for encoding in CnfEncoding::ALL {
             for amo in ["pairwise", "sequential", "binary", "product", "commander"] {
@@ -272,16 +281,57 @@ pub const DEFAULT_FALLBACK: Option<u64> = None;
 /// given (docs/engines.md, "Incremental mode": measured).
 pub const DEFAULT_ASSUME: Assume = Assume::Placed;
 
-/// The backend of a bare `--engine sat`: batsat was the fastest embedded solver on every 9x9
-/// set and on the large instances (docs/engines.md, "Defaults of the sat engine").
-pub const DEFAULT_BACKEND: &str = "batsat";
+/// The backend of a bare `--engine sat`: `auto`, batsat or a race of batsat and CaDiCaL by
+/// [`Sat::backend_for`] (docs/engines.md, "Defaults of the sat engine").
+pub const DEFAULT_BACKEND: &str = "auto";
+
+/// What `backend=auto` runs when it does not race: batsat, the fastest embedded solver on
+/// every 9x9 set and the median of large grids (docs/engines.md).
+pub const AUTO_SINGLE: &str = "batsat";
+
+/// What `backend=auto` races: batsat and CaDiCaL, each the faster on some large grids.
+pub const AUTO_RACE: &str = "portfolio:batsat+cadical";
+
+/// `backend=auto` races on grids of this side or more. Measured (docs/engines.md, "Defaults
+/// of the sat engine"): on random 64x64 cuts at 61% givens batsat and CaDiCaL are level in
+/// median and their tails differ, so the race cuts the 75th and 90th percentiles by a third;
+/// on the 25x25 hardness-peak set batsat is twice as fast as CaDiCaL and a race there only
+/// doubled the time of its 25 raced puzzles (12-60 ms each; a race's fixed cost, CaDiCaL
+/// loading and freeing a second formula beside batsat, is 15-30 ms). Sides 36 and 49 were
+/// not measured, and stay with batsat.
+pub const AUTO_RACE_MIN_SIDE: usize = 64;
+
+/// `backend=auto` races on a formula of at least this many variables (the candidates left
+/// after propagation with `reduced`, open cells times N otherwise): below it batsat alone
+/// answers in milliseconds, under a race's fixed cost.
+pub const AUTO_RACE_MIN_VARS: u64 = 5_000;
+
+/// Whether `backend=auto` may race (default yes): `run` turns it off, since its jobs already
+/// share the cores and its figures are CPU time, which a race only adds to.
+static AUTO_MAY_RACE: AtomicBool = AtomicBool::new(true);
+
+/// `backend=auto`'s rule: race on a grid of side `side` whose formula has `vars` variables
+/// when racing is allowed, there are two cores or more, the side is at least
+/// [`AUTO_RACE_MIN_SIDE`] and the formula has at least [`AUTO_RACE_MIN_VARS`] variables.
+pub fn auto_backend(side: usize, vars: u64, cores: usize, may_race: bool) -> &'static str {
+    if may_race && cores >= 2 && side >= AUTO_RACE_MIN_SIDE && vars >= AUTO_RACE_MIN_VARS {
+        AUTO_RACE
+    } else {
+        AUTO_SINGLE
+    }
+}
+
+/// Lets `backend=auto` race (the single-job commands) or not (`run`), for the whole process.
+pub fn set_auto_may_race(on: bool) {
+    AUTO_MAY_RACE.store(on, Ordering::Relaxed);
+}
 
 impl Sat {
     pub fn from_options(options: &EngineOptions) -> Result<Self, String> {
         options.allow_only("sat", KEYS)?;
         // The engine's defaults are its fastest configuration as measured (docs/engines.md,
         // "Defaults of the sat engine"): the propagation-first `reduced` encoding with
-        // `amo=auto` on batsat. Incremental mode and givens as assumptions need clauses that
+        // `amo=auto` on batsat, raced against CaDiCaL on large formulas (`backend=auto`). Incremental mode and givens as assumptions need clauses that
         // do not depend on the givens, so there the default encoding is `extended`.
         let givens_free = options.get("incremental") == Some("true")
             || options.get("givens") == Some("assumptions");
@@ -325,7 +375,12 @@ impl Sat {
             .get("backend")
             .unwrap_or(DEFAULT_BACKEND)
             .to_string();
-        let idle = make_backend(&backend)?.stats();
+        let idle = make_backend(if backend == "auto" {
+            AUTO_SINGLE
+        } else {
+            &backend
+        })?
+        .stats();
         let max_literals = match options.get("max_literals") {
             None => DEFAULT_MAX_LITERALS,
             Some(v) => v
@@ -413,7 +468,11 @@ impl Engine for Sat {
                 &mut self.reused,
                 puzzle,
                 &self.cnf,
-                &self.backend,
+                if self.backend == "auto" {
+                    AUTO_SINGLE
+                } else {
+                    &self.backend
+                },
                 mode,
                 limits,
                 &mut search,
@@ -479,10 +538,24 @@ fn interrupted_build(mut search: Search, why: Interrupt, limits: &Limits) -> Out
     o
 }
 
-/// Writes a backend's counters (of this puzzle's calls) into `st`: `nodes` and `guesses` are
-/// its decisions, `backtracks` its conflicts (0 where it exposes none, the typed counters
-/// then empty).
-fn solver_counters(st: &mut Stats, s: BackendStats) {
+/// Writes a backend's counters (of this puzzle's calls) into `search`: `nodes` and `guesses`
+/// are its decisions, `backtracks` its conflicts (0 where it exposes none, the typed counters
+/// then empty); the CPU of the backend's own threads (a portfolio's members) goes into
+/// `build_s` (loading clauses) and `solve_s` (the rest), and into the counter
+/// `member_cpu_us`, a portfolio's winner into `portfolio_winner`.
+pub(crate) fn solver_counters(search: &mut Search, s: BackendStats) {
+    if let Some(us) = s.thread_cpu_us {
+        let load = s.thread_load_cpu_us.unwrap_or(0).min(us);
+        search.add_helper_cpu(
+            Duration::from_micros(load),
+            Duration::from_micros(us - load),
+        );
+        search.stats.bump("member_cpu_us", us);
+    }
+    let st = &mut search.stats;
+    if let Some(w) = s.winner {
+        st.bump("portfolio_winner", w);
+    }
     st.decisions = s.decisions;
     st.conflicts = s.conflicts;
     st.propagations = s.propagations;
@@ -527,11 +600,24 @@ fn answered_by_propagation(
     st.vars = Some(0);
     st.clauses = Some(u64::from(grid.is_none()));
     st.literals = Some(0);
-    solver_counters(st, idle);
+    solver_counters(search, idle);
     true
 }
 
 impl Sat {
+    /// The backend for a fresh formula of `vars` variables on a grid of side `side`: the one
+    /// named, or for `auto` a race ([`AUTO_RACE`]) by [`auto_backend`]'s rule, when the process
+    /// may race (not in `run`) and the machine has a second core for it, batsat
+    /// ([`AUTO_SINGLE`]) otherwise. Incremental mode never races with `auto`: its one race
+    /// would pick the solver of every later puzzle.
+    pub fn backend_for(&self, side: usize, vars: u64) -> &str {
+        if self.backend != "auto" {
+            return &self.backend;
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        auto_backend(side, vars, cores, AUTO_MAY_RACE.load(Ordering::Relaxed))
+    }
+
     /// Solves `puzzle` with a new backend and the formula of `cnf`, after blocking the grids
     /// in `found` (solutions already counted by an earlier solver); `calls` solve calls were
     /// made before.
@@ -563,13 +649,21 @@ impl Sat {
                         search.stats.bump("sat_calls", calls);
                         return search.finish();
                     }
-                    p.map(|p| p.propagation())
+                    p.map(|p| (p.propagation(), p.open_candidates()))
                 }
             }
         } else {
             None
         };
-        let mut backend = match make_backend(&self.backend) {
+        let vars = match propagation {
+            Some((_, vars)) => vars,
+            None => {
+                let open = puzzle.givens().iter().filter(|&&d| d == 0).count();
+                (open * puzzle.n()) as u64
+            }
+        };
+        let propagation = propagation.map(|(p, _)| p);
+        let mut backend = match make_backend(self.backend_for(puzzle.n(), vars)) {
             Ok(b) => b,
             Err(e) => {
                 let mut o = search.finish();
@@ -634,7 +728,7 @@ impl Sat {
         if enc.trivially_unsat {
             // An empty at-least-one clause after `optimized`'s elimination: no solver call.
             self.scratch.recycle_info(enc.info);
-            solver_counters(&mut search.stats, backend.stats());
+            solver_counters(&mut search, backend.stats());
             search.stats.bump("sat_calls", calls);
             let mut o = search.finish();
             o.status = Outcome::status_for(o.count, None, limits);
@@ -700,7 +794,8 @@ impl Sat {
                 }
             }
         }
-        solver_counters(&mut search.stats, backend.stats());
+        backend.settle();
+        solver_counters(&mut search, backend.stats());
         search.stats.bump("sat_calls", calls);
         self.scratch.recycle_info(enc.info);
         let mut o = search.finish();

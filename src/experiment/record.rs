@@ -583,7 +583,8 @@ pub fn push_field_bytes(out: &mut Vec<u8>, field: &str) {
 }
 
 /// The SAT engine's effective encoding, AMO, backend and givens mode (defaults filled in);
-/// empty strings for every other engine.
+/// empty strings for every other engine. `backend=auto` is batsat in these rows: `run`, the
+/// only writer of them, never lets it race ([`engines::sat::set_auto_may_race`]).
 fn sat_columns(spec: Option<&EngineSpec>) -> (String, String, String, String) {
     let Some(spec) = spec.filter(|s| s.name == "sat") else {
         return Default::default();
@@ -592,7 +593,10 @@ fn sat_columns(spec: Option<&EngineSpec>) -> (String, String, String, String) {
         Ok(sat) => (
             sat.cnf.encoding.to_string(),
             sat.cnf.amo.to_string(),
-            sat.backend.clone(),
+            match sat.backend.as_str() {
+                "auto" => engines::sat::AUTO_SINGLE.to_string(),
+                b => b.to_string(),
+            },
             sat.cnf.givens_str().to_string(),
         ),
         Err(_) => Default::default(),

@@ -23,6 +23,9 @@
 //! run then ends normally; the process exits with the stuck thread still running. Jobs
 //! without a time limit have no deadline.
 //!
+//! **One thread per job.** The sat engine's `backend=auto` never races two solvers in a run
+//! ([`crate::engines::sat::set_auto_may_race`]): the jobs already share the cores.
+//!
 //! **Failures are rows.** An engine that cannot be made, returns an invalid solution or
 //! panics (caught with `catch_unwind`; the engine object is then dropped and made anew) gives
 //! a row with status `error` and the reason in `note`, and the run goes on.
@@ -169,6 +172,9 @@ struct Loaded {
 
 /// Runs the experiment file `path`.
 pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
+    // The jobs share the cores and are measured in CPU time: the sat engine's default backend
+    // does not race two solvers here (docs/engines.md, "Defaults of the sat engine").
+    crate::engines::sat::set_auto_may_race(false);
     let exp = config::load(path, &*opts.factory)?;
     let output = opts.out.clone().unwrap_or_else(|| exp.output.clone());
     let side = sidecar::sidecar_path(&output);

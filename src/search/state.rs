@@ -21,6 +21,10 @@ pub struct Search<'a> {
     deadline: Option<Instant>,
     watch: Stopwatch,
     built: Option<Duration>,
+    /// CPU time of other threads working for this search (a SAT portfolio's members),
+    /// counted in `build` and in `solve`.
+    helpers_build: Duration,
+    helpers_solve: Duration,
 }
 
 impl<'a> Search<'a> {
@@ -36,6 +40,8 @@ impl<'a> Search<'a> {
             deadline: limits.time_limit.map(|t| Instant::now() + t),
             watch,
             built: None,
+            helpers_build: Duration::ZERO,
+            helpers_solve: Duration::ZERO,
         }
     }
 
@@ -87,6 +93,13 @@ impl<'a> Search<'a> {
         true
     }
 
+    /// Adds the CPU time that other threads spent on this search (a SAT portfolio's members)
+    /// to `build` and `solve`: the thread clock of the search's own thread does not see it.
+    pub fn add_helper_cpu(&mut self, build: Duration, solve: Duration) {
+        self.helpers_build += build;
+        self.helpers_solve += solve;
+    }
+
     /// Records a solution. Returns `false` when the solution cap is reached and the search
     /// must stop.
     pub fn solution(&mut self, grid: &[u16]) -> bool {
@@ -132,8 +145,8 @@ impl<'a> Search<'a> {
             count: self.count,
             solutions: self.solutions,
             stats: self.stats,
-            build,
-            solve: cpu.saturating_sub(build),
+            build: build + self.helpers_build,
+            solve: cpu.saturating_sub(build) + self.helpers_solve,
             wall: self.watch.wall(),
             note: None,
         }

@@ -219,7 +219,7 @@ impl SatBackend for Batsat {
             decisions: Some(self.solver.num_decisions()),
             conflicts: Some(self.solver.num_conflicts()),
             propagations: Some(self.solver.num_propagations()),
-            child_cpu_us: None,
+            ..BackendStats::default()
         }
     }
 }

@@ -12,6 +12,8 @@
 //! - `cadical`, `cadical:plain|sat|unsat`: CaDiCaL 1.9.5 (MIT) embedded through the `cadical`
 //!   crate, built from its vendored C++ source; limits polled through its terminate callback,
 //!   no counters exposed (see [`Cadical`]).
+//! - `portfolio[:A+B+...]`: embedded backends racing on one thread each, the first answer
+//!   kept and the others stopped (default members batsat and CaDiCaL; see [`Portfolio`]).
 //! - `ext:PATH [ARGS...]`: an executable that reads a DIMACS file named as its last argument
 //!   and answers in the SAT competition convention (`s`/`v` lines on stdout, exit 10/20).
 //!   Executables whose file name contains `minisat` are run MiniSat's way instead:
@@ -29,11 +31,13 @@
 mod batsat;
 mod cadical;
 mod external;
+mod portfolio;
 mod varisat;
 
 pub use self::batsat::Batsat;
 pub use self::cadical::{Cadical, CADICAL_CONFIGS};
 pub use self::external::{External, ExternalStyle};
+pub use self::portfolio::Portfolio;
 pub use self::varisat::Varisat;
 
 use super::formula::Cnf;
@@ -94,6 +98,16 @@ pub struct BackendStats {
     pub propagations: Option<u64>,
     /// CPU time (user + system) of external solver processes, microseconds.
     pub child_cpu_us: Option<u64>,
+    /// CPU time of threads the backend ran beside the caller's (a portfolio's members, loading
+    /// the clauses, searching and freeing), microseconds. Unlike a child process's, the sat
+    /// engine counts it in this process's times: the part in `thread_load_cpu_us` in
+    /// `build_s`, the rest in `solve_s`.
+    pub thread_cpu_us: Option<u64>,
+    /// The part of `thread_cpu_us` spent loading clauses into the solvers, microseconds.
+    pub thread_load_cpu_us: Option<u64>,
+    /// A portfolio's winner: the position (from 1) of the member that decided its race, as
+    /// named in its spec; 0 before the race; `None` for a single solver.
+    pub winner: Option<u64>,
 }
 
 /// A SAT solver that keeps its clauses across calls. `Send`, so that an engine can keep one
@@ -158,6 +172,11 @@ pub trait SatBackend: Send {
         true
     }
 
+    /// Waits for any thread the backend still runs for an answer it gave (a portfolio's losers
+    /// stopping and freeing their solvers beside the winner), so that [`SatBackend::stats`]
+    /// counts their work. The sat engine calls it before it reads the counters of a puzzle.
+    fn settle(&mut self) {}
+
     /// Adds every clause of `cnf` (not its assumptions).
     fn add_cnf(&mut self, cnf: &Cnf) {
         self.reserve_vars(cnf.num_vars);
@@ -205,20 +224,23 @@ impl Teardown {
 
 /// Names accepted by [`make_backend`] (for help texts).
 pub const BACKEND_NAMES: &str =
-    "varisat | batsat | cadical | cadical:plain|sat|unsat | ext:PATH [ARGS...]";
+    "varisat | batsat | cadical | cadical:plain|sat|unsat | portfolio[:A+B+...] | ext:PATH [ARGS...]";
 
 /// Checks a backend name without making the backend (an `ext:` path must exist).
 pub fn check_backend_name(name: &str) -> Result<(), String> {
     make_backend(name).map(|_| ())
 }
 
-/// Makes a backend from its name: `varisat`, `batsat`, `cadical[:CONFIG]` or `ext:PATH [ARGS...]`.
+/// Makes a backend from its name: `varisat`, `batsat`, `cadical[:CONFIG]`,
+/// `portfolio[:A+B+...]` or `ext:PATH [ARGS...]`.
 pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, String> {
     match name {
         "varisat" => Ok(Box::new(Varisat::new())),
         "batsat" => Ok(Box::new(Batsat::new())),
         "cadical" => Ok(Box::new(Cadical::new(None)?)),
         _ if name.starts_with("cadical:") => Ok(Box::new(Cadical::new(Some(&name[8..]))?)),
+        "portfolio" => Ok(Box::new(Portfolio::from_spec(portfolio::DEFAULT_MEMBERS)?)),
+        _ if name.starts_with("portfolio:") => Ok(Box::new(Portfolio::from_spec(&name[10..])?)),
         _ => match name.strip_prefix("ext:") {
             Some(spec) => Ok(Box::new(External::from_spec(spec)?)),
             None => Err(format!(

@@ -421,15 +421,20 @@ pub fn solve(
             }
         }
     }
+    r.backend.settle();
     let after = r.backend.stats();
     let diff = |x: Option<u64>, y: Option<u64>| Some(x? - y.unwrap_or(0));
     solver_counters(
-        &mut search.stats,
+        search,
         BackendStats {
             decisions: diff(after.decisions, before.decisions),
             conflicts: diff(after.conflicts, before.conflicts),
             propagations: diff(after.propagations, before.propagations),
             child_cpu_us: diff(after.child_cpu_us, before.child_cpu_us),
+            thread_cpu_us: diff(after.thread_cpu_us, before.thread_cpu_us),
+            thread_load_cpu_us: diff(after.thread_load_cpu_us, before.thread_load_cpu_us),
+            // not a counter: the member that won the reused solver's race, for every puzzle
+            winner: after.winner,
         },
     );
     let interrupted = !matches!(ended.stop, None | Some(Stop::SolutionCap)) || ended.gave_up;

@@ -800,41 +800,33 @@ fn forum_hardest(k: usize) -> Vec<Puzzle> {
         .collect()
 }
 
-/// Incremental mode with propagation first (singles, and probing as the fresh default does
-/// it) answers exactly as the fresh default (`reduced`, probe=auto) on puzzles propagation
-/// fills, puzzles it refutes, unique, multiple and unsat puzzles that reach the reused solver,
-/// counting to 2 and to 40, with every `assume`, `probe` and `locked`, on the three embedded
-/// backends.
-/// The unsat puzzle the solver must refute is a hard puzzle with one wrong digit added that
-/// propagation does not refute (found here, and checked to be one).
-#[test]
-fn incremental_propagation_first_agrees_with_the_fresh_default() {
+/// Puzzles for comparing SAT configurations: puzzles propagation fills, one it refutes, and
+/// unique, multiple and unsat puzzles that reach a solver: norvig-top95's first 4,
+/// forum-hardest's first 3, a clash only propagation finds, a hard puzzle without 3 of its
+/// givens (over 40 solutions), norvig-top95 #17 without the 9 of its first row (11 solutions)
+/// and a wrong digit in a hard puzzle that propagation does not refute (found here with
+/// `fresh`, and checked to be one).
+fn propagation_cases(fresh: &mut Sat) -> Vec<Puzzle> {
     let mut puzzles = norvig(4);
     puzzles.extend(forum_hardest(3));
     let mut t = String::from("12345678.........9");
     t.push_str(&".".repeat(81 - t.len()));
     puzzles.push(line(&t)); // propagation finds the clash
-    let mut fresh = Sat::from_options(&EngineOptions::new()).unwrap();
-    let keep = |k: u64| Limits {
-        max_solutions: k,
-        keep_solutions: 100,
-        ..Limits::default()
-    };
-    // A hard puzzle without 3 of its givens: over 40 solutions, found by the solver.
+                            // A hard puzzle without 3 of its givens: over 40 solutions, found by the solver.
     let hard = forum_hardest(1).remove(0);
     let mut fewer = hard.givens().to_vec();
     for c in fewer.iter_mut().filter(|d| **d != 0).take(3) {
         *c = 0;
     }
     let fewer = Puzzle::new(hard.shared_geometry().clone(), fewer).unwrap();
-    assert_eq!(run(&mut fresh, &fewer, &keep(2)).status, Status::Multiple);
+    assert_eq!(run(fresh, &fewer, &keep(2)).status, Status::Multiple);
     puzzles.push(fewer);
     // norvig-top95 #17 without the 9 of its first row: 11 solutions, found by the solver.
     puzzles.push(line(
         "....3.......2....1.5.9..............1.2.8.4.6.8.5...2..75......4.1..6..3.....4.6.",
     ));
     // A wrong digit in a hard puzzle that propagation does not refute: unsat by search.
-    let solution = run(&mut fresh, &hard, &keep(1)).solutions.remove(0);
+    let solution = run(fresh, &hard, &keep(1)).solutions.remove(0);
     let wrong = (0..81)
         .flat_map(|c| (1..=9u16).map(move |d| (c, d)))
         .filter(|&(c, d)| hard.givens()[c] == 0 && solution[c] != d)
@@ -842,12 +834,32 @@ fn incremental_propagation_first_agrees_with_the_fresh_default() {
             let mut g = hard.givens().to_vec();
             g[c] = d;
             let p = Puzzle::new(hard.shared_geometry().clone(), g).ok()?;
-            let o = run(&mut fresh, &p, &keep(2));
+            let o = run(fresh, &p, &keep(2));
             (p.clash().is_none() && o.status == Status::Unsat && o.stats.vars > Some(0))
                 .then_some(p)
         })
         .expect("a wrong digit that only the solver refutes");
     puzzles.push(wrong);
+    puzzles
+}
+
+/// Limits that count to `k` and keep up to 100 grids.
+fn keep(k: u64) -> Limits {
+    Limits {
+        max_solutions: k,
+        keep_solutions: 100,
+        ..Limits::default()
+    }
+}
+
+/// Incremental mode with propagation first (singles, and probing as the fresh default does
+/// it) answers exactly as the fresh default (`reduced`, probe=auto) on
+/// [`propagation_cases`], counting to 2 and to 40, with every `assume`, `probe` and `locked`,
+/// on the three embedded backends.
+#[test]
+fn incremental_propagation_first_agrees_with_the_fresh_default() {
+    let mut fresh = Sat::from_options(&EngineOptions::new()).unwrap();
+    let puzzles = propagation_cases(&mut fresh);
     let want: Vec<_> = puzzles
         .iter()
         .map(|p| {
@@ -961,11 +973,6 @@ fn fresh_batsat_honours_the_node_limit_inside_a_call() {
 /// still counts 2 through the solver.
 #[test]
 fn fresh_default_answers_what_propagation_decides_without_a_solver() {
-    let keep = |k: u64| Limits {
-        max_solutions: k,
-        keep_solutions: 100,
-        ..Limits::default()
-    };
     let singles =
         line("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..");
     let probed = norvig(1).remove(0);
@@ -1083,4 +1090,112 @@ fn fresh_default_answers_what_propagation_decides_without_a_solver() {
         }
         assert_eq!(run(&mut fresh, &two, &keep(40)).count, 2);
     }
+}
+
+/// `backend=portfolio` (batsat and CaDiCaL racing) answers as batsat alone on
+/// [`propagation_cases`] at caps 1, 2 and 40, fresh and in incremental mode; a row that made
+/// a solver call names the winner (member 1 or 2) and counts the members' thread CPU in
+/// `build_s + solve_s`, a row propagation decided has no race (winner 0).
+#[test]
+fn portfolio_agrees_with_batsat_and_counts_its_members() {
+    let mut batsat = Sat::from_options(&EngineOptions::new()).unwrap();
+    let puzzles = propagation_cases(&mut batsat);
+    let mut fresh = Sat::from_options(&EngineOptions::new().with("backend", "portfolio")).unwrap();
+    let inc_options = EngineOptions::new()
+        .with("backend", "portfolio")
+        .with("incremental", "true");
+    let mut inc = Sat::from_options(&inc_options).unwrap();
+    let mut inc_batsat =
+        Sat::from_options(&EngineOptions::new().with("incremental", "true")).unwrap();
+    let mut raced = 0;
+    for (i, p) in puzzles.iter().enumerate() {
+        for k in [1, 2, 40] {
+            for (mode, got, want) in [
+                (
+                    "fresh",
+                    run(&mut fresh, p, &keep(k)),
+                    run(&mut batsat, p, &keep(k)),
+                ),
+                (
+                    "incremental",
+                    run(&mut inc, p, &keep(k)),
+                    run(&mut inc_batsat, p, &keep(k)),
+                ),
+            ] {
+                let what = format!("{mode} #{i} cap {k}: {:?}", got.note);
+                assert_eq!((got.status, got.count), (want.status, want.count), "{what}");
+                if k > want.count {
+                    let mut sorted = [got.solutions.clone(), want.solutions.clone()];
+                    sorted.iter_mut().for_each(|s| s.sort());
+                    assert_eq!(sorted[0], sorted[1], "{what}");
+                }
+                let st = &got.stats;
+                let winner = st.counter("portfolio_winner");
+                let cpu = st.counter("member_cpu_us").expect(&what);
+                if mode == "fresh" && st.counter("sat_calls") > Some(0) {
+                    raced += 1;
+                    assert!(matches!(winner, Some(1 | 2)), "{what}");
+                    assert!(cpu > 0, "{what}");
+                    let cpu_s = (got.build + got.solve).as_micros() as u64;
+                    assert!(
+                        cpu_s >= cpu,
+                        "{what}: {cpu_s} us in all, {cpu} us of members"
+                    );
+                } else if mode == "fresh" {
+                    assert_eq!((winner, cpu), (Some(0), 0), "{what}");
+                }
+            }
+        }
+    }
+    assert!(raced >= 10, "{raced} races");
+}
+
+/// `backend=auto`'s rule: batsat below side 64 or 5,000 variables, on one core, or where
+/// racing is off (`run`); the race from side 64 and 5,000 variables on two cores or more.
+#[test]
+fn auto_races_large_formulas_with_a_spare_core_only() {
+    assert_eq!(auto_backend(64, 4_999, 2, true), AUTO_SINGLE);
+    assert_eq!(auto_backend(64, 5_000, 2, true), AUTO_RACE);
+    assert_eq!(auto_backend(49, 100_000, 2, true), AUTO_SINGLE);
+    assert_eq!(auto_backend(64, 5_000, 1, true), AUTO_SINGLE);
+    assert_eq!(auto_backend(400, 1_000_000, 64, false), AUTO_SINGLE);
+    let sat = Sat::from_options(&EngineOptions::new()).unwrap();
+    assert_eq!(sat.backend, "auto");
+    let named = Sat::from_options(&EngineOptions::new().with("backend", "cadical")).unwrap();
+    assert_eq!(named.backend_for(400, 1_000_000), "cadical");
+    assert!(make_backend(AUTO_RACE).is_ok() && make_backend(AUTO_SINGLE).is_ok());
+}
+
+/// The variables the rule counts are the `reduced` formula's: the open candidates after
+/// propagation equal the `vars` the engine reports, with givens (norvig-top95, singles only,
+/// so that the solver is called) and without (the empty 4x4 and 16x16: every candidate).
+#[test]
+fn open_candidates_are_the_reduced_formulas_variables() {
+    let mut puzzles = norvig(10);
+    for n in [4, 16] {
+        puzzles.push(Puzzle::empty(Arc::new(Geometry::square(n).unwrap())));
+    }
+    let options = EngineOptions::new()
+        .with("probe", "false")
+        .with("locked", "false")
+        .with("backend", "batsat");
+    let mut sat = Sat::from_options(&options).unwrap();
+    let rules = Deductions {
+        probe: false,
+        locked: false,
+    };
+    let mut scratch = Scratch::new();
+    let mut checked = 0;
+    for p in &puzzles {
+        let o = run(&mut sat, p, &Limits::solutions(1));
+        let open = propagate_singles(p, &mut scratch, &Budget::default(), rules)
+            .unwrap()
+            .filter(|q| !q.filled())
+            .map(|q| q.open_candidates());
+        if let Some(open) = open {
+            assert_eq!(Some(open), o.stats.vars, "{}", p.n());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4, "{checked}");
 }
