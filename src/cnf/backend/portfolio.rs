@@ -439,6 +439,21 @@ mod tests {
         }
     }
 
+    /// A budget whose cancel flag a thread sets after `wait` (join the thread after use).
+    fn cancelled_after(wait: Duration) -> (Budget, std::thread::JoinHandle<()>) {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = cancel.clone();
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(wait);
+            flag.store(true, Ordering::Relaxed);
+        });
+        let budget = Budget {
+            deadline: None,
+            cancel: Some(cancel),
+        };
+        (budget, setter)
+    }
+
     #[test]
     fn members_answer_and_are_counted() {
         let mut p = Portfolio::from_spec(DEFAULT_MEMBERS).unwrap();
@@ -477,17 +492,8 @@ mod tests {
             "{:?}",
             start.elapsed()
         );
-        let cancel = Arc::new(AtomicBool::new(false));
-        let flag = cancel.clone();
-        let setter = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(200));
-            flag.store(true, Ordering::Relaxed);
-        });
+        let (budget, setter) = cancelled_after(Duration::from_millis(200));
         let start = std::time::Instant::now();
-        let budget = Budget {
-            deadline: None,
-            cancel: Some(cancel),
-        };
         assert_eq!(
             p.solve(&[], &budget).unwrap(),
             SatAnswer::Interrupted(Interrupt::Cancelled)
@@ -508,16 +514,7 @@ mod tests {
         let mut p = Portfolio::from_spec("batsat+batsat").unwrap();
         pigeons(&mut p, 12);
         assert!(p.survives_interrupts());
-        let cancel = Arc::new(AtomicBool::new(false));
-        let flag = cancel.clone();
-        let setter = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(100));
-            flag.store(true, Ordering::Relaxed);
-        });
-        let budget = Budget {
-            deadline: None,
-            cancel: Some(cancel),
-        };
+        let (budget, setter) = cancelled_after(Duration::from_millis(100));
         assert_eq!(
             p.solve(&[], &budget).unwrap(),
             SatAnswer::Interrupted(Interrupt::Cancelled)
