@@ -353,8 +353,8 @@ impl SatBackend for Portfolio {
         }
     }
 
-    /// The members' counters summed (losers included), the race's thread CPU (and the part
-    /// of it that loaded clauses), the winner.
+    /// The members' counters summed (losers included once [`SatBackend::settle`] has joined
+    /// them), the race's thread CPU (and the part of it that loaded clauses), the winner.
     fn stats(&self) -> BackendStats {
         let mut s = self
             .members
@@ -467,6 +467,8 @@ mod tests {
         p.add_clause(&[-2]);
         assert_eq!(p.solve(&[], &Budget::default()).unwrap(), SatAnswer::Unsat);
         assert_eq!(p.name(), "portfolio:batsat+cadical");
+        // a loser's counters are in once it has stopped and been joined
+        p.settle();
         let s = p.stats();
         assert!(matches!(s.winner, Some(1 | 2)), "{s:?}");
         // batsat's counters are the portfolio's, won or lost; CaDiCaL exposes none
