@@ -321,6 +321,17 @@ pub fn auto_backend(side: usize, vars: u64, cores: usize, may_race: bool) -> &'s
     }
 }
 
+/// The backend named, with `auto` taken as it is where it never races ([`AUTO_SINGLE`]): in
+/// incremental mode, in `run`'s CSV columns, and for the counters of a puzzle that needs no
+/// solver.
+pub fn without_race(backend: &str) -> &str {
+    if backend == "auto" {
+        AUTO_SINGLE
+    } else {
+        backend
+    }
+}
+
 /// Lets `backend=auto` race (the single-job commands) or not (`run`), for the whole process.
 pub fn set_auto_may_race(on: bool) {
     AUTO_MAY_RACE.store(on, Ordering::Relaxed);
@@ -331,8 +342,9 @@ impl Sat {
         options.allow_only("sat", KEYS)?;
         // The engine's defaults are its fastest configuration as measured (docs/engines.md,
         // "Defaults of the sat engine"): the propagation-first `reduced` encoding with
-        // `amo=auto` on batsat, raced against CaDiCaL on large formulas (`backend=auto`). Incremental mode and givens as assumptions need clauses that
-        // do not depend on the givens, so there the default encoding is `extended`.
+        // `amo=auto` on batsat, raced against CaDiCaL on large formulas (`backend=auto`).
+        // Incremental mode and givens as assumptions need clauses that do not depend on the
+        // givens, so there the default encoding is `extended`.
         let givens_free = options.get("incremental") == Some("true")
             || options.get("givens") == Some("assumptions");
         let mut cnf = CnfOptions {
@@ -375,12 +387,7 @@ impl Sat {
             .get("backend")
             .unwrap_or(DEFAULT_BACKEND)
             .to_string();
-        let idle = make_backend(if backend == "auto" {
-            AUTO_SINGLE
-        } else {
-            &backend
-        })?
-        .stats();
+        let idle = make_backend(without_race(&backend))?.stats();
         let max_literals = match options.get("max_literals") {
             None => DEFAULT_MAX_LITERALS,
             Some(v) => v
@@ -468,11 +475,7 @@ impl Engine for Sat {
                 &mut self.reused,
                 puzzle,
                 &self.cnf,
-                if self.backend == "auto" {
-                    AUTO_SINGLE
-                } else {
-                    &self.backend
-                },
+                without_race(&self.backend),
                 mode,
                 limits,
                 &mut search,
@@ -605,17 +608,17 @@ fn answered_by_propagation(
 }
 
 impl Sat {
-    /// The backend for a fresh formula of `vars` variables on a grid of side `side`: the one
-    /// named, or for `auto` a race ([`AUTO_RACE`]) by [`auto_backend`]'s rule, when the process
-    /// may race (not in `run`) and the machine has a second core for it, batsat
-    /// ([`AUTO_SINGLE`]) otherwise. Incremental mode never races with `auto`: its one race
-    /// would pick the solver of every later puzzle.
-    pub fn backend_for(&self, side: usize, vars: u64) -> &str {
+    /// The backend for a fresh formula on a grid of side `side`: the one named, or for `auto`
+    /// a race ([`AUTO_RACE`]) by [`auto_backend`]'s rule on the formula's variables (`vars`,
+    /// counted only for `auto`), when the process may race (not in `run`) and the machine
+    /// has a second core for it, batsat ([`AUTO_SINGLE`]) otherwise. Incremental mode never
+    /// races with `auto`: its one race would pick the solver of every later puzzle.
+    pub fn backend_for(&self, side: usize, vars: impl FnOnce() -> u64) -> &str {
         if self.backend != "auto" {
             return &self.backend;
         }
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        auto_backend(side, vars, cores, AUTO_MAY_RACE.load(Ordering::Relaxed))
+        auto_backend(side, vars(), cores, AUTO_MAY_RACE.load(Ordering::Relaxed))
     }
 
     /// Solves `puzzle` with a new backend and the formula of `cnf`, after blocking the grids
@@ -649,20 +652,22 @@ impl Sat {
                         search.stats.bump("sat_calls", calls);
                         return search.finish();
                     }
-                    p.map(|p| (p.propagation(), p.open_candidates()))
+                    // the variables, for backend=auto's rule only (a pass over the grid)
+                    let auto = self.backend == "auto";
+                    p.map(|p| (p.propagation(), auto.then(|| p.open_candidates())))
                 }
             }
         } else {
             None
         };
-        let vars = match propagation {
-            Some((_, vars)) => vars,
-            None => {
+        let open_candidates = propagation.and_then(|(_, vars)| vars);
+        let propagation = propagation.map(|(p, _)| p);
+        let vars = || {
+            open_candidates.unwrap_or_else(|| {
                 let open = puzzle.givens().iter().filter(|&&d| d == 0).count();
                 (open * puzzle.n()) as u64
-            }
+            })
         };
-        let propagation = propagation.map(|(p, _)| p);
         let mut backend = match make_backend(self.backend_for(puzzle.n(), vars)) {
             Ok(b) => b,
             Err(e) => {

@@ -593,10 +593,7 @@ fn sat_columns(spec: Option<&EngineSpec>) -> (String, String, String, String) {
         Ok(sat) => (
             sat.cnf.encoding.to_string(),
             sat.cnf.amo.to_string(),
-            match sat.backend.as_str() {
-                "auto" => engines::sat::AUTO_SINGLE.to_string(),
-                b => b.to_string(),
-            },
+            engines::sat::without_race(&sat.backend).to_string(),
             sat.cnf.givens_str().to_string(),
         ),
         Err(_) => Default::default(),

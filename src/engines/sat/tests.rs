@@ -1162,7 +1162,9 @@ fn auto_races_large_formulas_with_a_spare_core_only() {
     let sat = Sat::from_options(&EngineOptions::new()).unwrap();
     assert_eq!(sat.backend, "auto");
     let named = Sat::from_options(&EngineOptions::new().with("backend", "cadical")).unwrap();
-    assert_eq!(named.backend_for(400, 1_000_000), "cadical");
+    assert_eq!(named.backend_for(400, || 1_000_000), "cadical");
+    assert_eq!(without_race("auto"), AUTO_SINGLE);
+    assert_eq!(without_race("varisat"), "varisat");
     assert!(make_backend(AUTO_RACE).is_ok() && make_backend(AUTO_SINGLE).is_ok());
 }
 
