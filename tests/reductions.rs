@@ -252,6 +252,43 @@ fn sat_engine_drives_an_external_solver() {
     assert!(rows.iter().all(|r| r.contains(",unique,1,")), "{}", rows[0]);
 }
 
+/// `--node-limit` reaches an external CaDiCaL as its `-d N` option: `minimal` on rk-25x25
+/// takes it hundreds of thousands of decisions, and a limit of 300 ends the run at 300
+/// decisions (Debian's build then prints no answer line at all, only its statistics).
+#[test]
+fn an_external_cadical_stops_at_the_node_limit() {
+    let Some(path) = solver("cadical") else {
+        return;
+    };
+    let backend = format!("ext:{}", path.display());
+    let file = data("rk-25x25.txt");
+    let o = sudolab(&[
+        "solve",
+        file.to_str().unwrap(),
+        "--engine",
+        "sat",
+        "--backend",
+        &backend,
+        "--option",
+        "encoding=minimal",
+        "--node-limit",
+        "300",
+        "--time-limit",
+        "60",
+        "--csv",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row = lines.next().unwrap();
+    let cells: Vec<&str> = row.split(',').collect();
+    let cell = |name: &str| cells[header.iter().position(|&h| h == name).unwrap()];
+    assert_eq!(cell("status"), "node-limit", "{row}");
+    assert_eq!(cell("decisions"), "300", "{row}");
+    assert_eq!(cell("note"), "", "{row}");
+}
+
 #[test]
 fn a_model_that_does_not_satisfy_the_formula_is_rejected() {
     let dir = tempfile::tempdir().unwrap();

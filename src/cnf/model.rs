@@ -76,16 +76,19 @@ pub enum SolverAnswer {
     Unknown,
 }
 
+/// Whether a line of a solver's output is blank or a comment (`c`, `c ...`).
+pub fn is_comment(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty() || t == "c" || t.starts_with("c ")
+}
+
 /// Reads a solver's answer in either convention (detected from the first line that is not a
 /// comment or blank). Errors name the line and column. A literal of a variable above
 /// `max_var` (the formula's variables) is an error, so that a stray number cannot make the
 /// model allocate a table for it.
 pub fn read_model(text: &str, max_var: u32) -> Result<SolverAnswer, SyntaxError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
-    let first = lines.by_ref().find(|(_, l)| {
-        let t = l.trim();
-        !(t.is_empty() || t == "c" || t.starts_with("c "))
-    });
+    let first = lines.by_ref().find(|(_, l)| !is_comment(l));
     let Some((ln, first)) = first else {
         return Err(syntax(
             1,

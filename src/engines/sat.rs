@@ -24,9 +24,12 @@
 //! by every backend: batsat and CaDiCaL poll them through their callbacks, varisat through its
 //! proof output (installed only when a time limit or cancel flag exists, see
 //! [`crate::cnf::backend::Varisat`]), external solvers are killed. `node_limit` counts backend
-//! decisions: checked between solve calls and, with batsat, inside each call
-//! ([`crate::cnf::SatBackend::set_decision_limit`]); varisat and CaDiCaL expose no decisions,
-//! so it never stops them. A backend's conflict limit ends the search as `node-limit`.
+//! decisions: checked between solve calls where they are known, and given to the backend as
+//! each call's decision cap ([`crate::cnf::SatBackend::set_decision_limit`]; the decisions
+//! left with batsat and external CaDiCaL or Kissat, the whole limit with embedded CaDiCaL,
+//! which caps but does not count). varisat has no decision limit: its rows say in their note
+//! that the node limit was not applied. A backend's conflict limit ends the search as
+//! `node-limit`.
 
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Status, Stop};
 use crate::cnf::{
@@ -48,10 +51,11 @@ pub static INFO: EngineInfo = EngineInfo {
              Optimized CNF encoding for Sudoku puzzles (2006); AMO encodings: Sinz 2005, \
              Frisch et al. 2005, Chen 2010, Klieber & Kwon 2007",
     nodes: "SAT decisions of the backend (batsat; external solvers that print them), summed \
-            over the solve calls; empty with varisat and embedded CaDiCaL, which expose none, \
-            (--node-limit is read between solve calls where decisions are known, and inside a \
-            call by batsat alone, which with givens as assumptions may pass N by up to their \
-            number)",
+            over the solve calls; empty with varisat and embedded CaDiCaL, which expose none \
+            (--node-limit caps each solve call's decisions: batsat and external CaDiCaL or \
+            Kissat at the decisions left, batsat passing N by up to the assumptions' number \
+            with givens as assumptions; embedded CaDiCaL at N per call; not applied by \
+            varisat, which the row's note says)",
     counters: "guesses = decisions (same source as nodes); backtracks = conflicts (empty where not \
                exposed); decisions/conflicts/propagations: backend counters, empty for \
                varisat and embedded CaDiCaL; vars/clauses/literals: the formula encoded (blocking clauses not \
@@ -511,6 +515,11 @@ impl Engine for Sat {
             if let Some(e) = ended.error {
                 o.status = Status::Error;
                 o.note = Some(format!("{}: {e}", self.backend));
+            } else if ended.uncapped {
+                o.note = Some(uncapped_note(
+                    without_race(&self.backend),
+                    o.stats.decisions.is_some(),
+                ));
             }
             return o;
         }
@@ -757,13 +766,16 @@ impl Sat {
                 .map(|(d, t)| t.deadline(d, enc.size.clauses)),
             ..budget
         };
+        let mut uncapped = false;
         while !done && error.is_none() {
-            if let (Some(limit), Some(d)) = (limits.node_limit, backend.stats().decisions) {
-                if d >= limit {
-                    stop = Some(Stop::Nodes);
-                    break;
+            if let Some(limit) = limits.node_limit {
+                match decisions_left(limit, backend.stats().decisions) {
+                    Some(cap) => uncapped |= !backend.set_decision_limit(Some(cap)),
+                    None => {
+                        stop = Some(Stop::Nodes);
+                        break;
+                    }
                 }
-                backend.set_decision_limit(Some(limit - d));
             }
             calls += 1;
             match backend.solve(&enc.assumptions, &budget) {
@@ -808,8 +820,33 @@ impl Sat {
         if let Some(e) = error {
             o.status = Status::Error;
             o.note = Some(format!("{}: {e}", backend.name()));
+        } else if uncapped {
+            o.note = Some(uncapped_note(&backend.name(), o.stats.decisions.is_some()));
         }
         o
+    }
+}
+
+/// The decision cap of the next solve call under a node limit of `limit`: the decisions left
+/// where the backend counts them (`spent` so far; `None` when none are left), and where it
+/// does not (CaDiCaL caps but does not count), the whole limit again for each call, which
+/// is the best that can be promised there (so counting to 2 may make up to 2 * `limit`
+/// decisions; the second call is usually a handful).
+pub(crate) fn decisions_left(limit: u64, spent: Option<u64>) -> Option<u64> {
+    match spent {
+        Some(d) => limit.checked_sub(d).filter(|&left| left > 0),
+        None => Some(limit),
+    }
+}
+
+/// The row's note when a node limit was given to a backend that takes no decision limit:
+/// checked between solve calls where it prints its decisions (external solvers), not applied
+/// at all where it neither counts nor caps them (varisat).
+pub(crate) fn uncapped_note(backend: &str, counted: bool) -> String {
+    if counted {
+        format!("node limit read between solve calls only: {backend} takes no decision limit")
+    } else {
+        format!("node limit not applied: {backend} neither counts nor caps its decisions")
     }
 }
 

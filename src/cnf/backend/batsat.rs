@@ -205,8 +205,9 @@ impl SatBackend for Batsat {
         self.solver.cb_mut().conflict_limit = limit;
     }
 
-    fn set_decision_limit(&mut self, limit: Option<u64>) {
+    fn set_decision_limit(&mut self, limit: Option<u64>) -> bool {
         self.decision_limit = limit;
+        true
     }
 
     /// Measured: see [`SatBackend::teardown_ns_per_clause`] (clauses live in one arena; the watch lists are one vector per literal).

@@ -8,9 +8,11 @@
 //!
 //! Limits: the deadline and the cancel flag are polled through CaDiCaL's terminate callback,
 //! which it calls during search and between inprocessing rounds (the clock is read on every
-//! call); the conflict limit is CaDiCaL's own `conflicts` limit, which it resets after each
-//! `solve`, so it is set again before every call. CaDiCaL's C API exposes no counters:
-//! decisions, conflicts and propagations stay `None`.
+//! call); the conflict and decision limits are CaDiCaL's own `conflicts` and `decisions`
+//! limits, which it resets after each `solve`, so they are set again before every call.
+//! CaDiCaL's C API exposes no counters: decisions, conflicts and propagations stay `None`. Nor
+//! does it say which of its own limits stopped a call: with both set (incremental mode's
+//! fallback under a node limit), a stop is reported as the conflict limit.
 
 use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::model::Model;
@@ -39,6 +41,7 @@ pub struct Cadical {
     config: &'static str,
     num_vars: u32,
     conflict_limit: Option<u64>,
+    decision_limit: Option<u64>,
 }
 
 /// The configurations `cadical:NAME` accepts.
@@ -66,6 +69,7 @@ impl Cadical {
             config,
             num_vars: 0,
             conflict_limit: None,
+            decision_limit: None,
         })
     }
 }
@@ -96,6 +100,11 @@ impl SatBackend for Cadical {
         self.conflict_limit = limit;
     }
 
+    fn set_decision_limit(&mut self, limit: Option<u64>) -> bool {
+        self.decision_limit = limit;
+        true
+    }
+
     fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
         if let Some(why) = budget.spent() {
             return Ok(SatAnswer::Interrupted(why));
@@ -105,13 +114,16 @@ impl SatBackend for Cadical {
             budget: budget.clone(),
             ..Stopper::default()
         }));
-        // CaDiCaL's limit: aborts when the count becomes negative, so N allows N conflicts.
-        let conflicts = self
-            .conflict_limit
-            .map_or(-1, |l| l.min(i32::MAX as u64) as i32);
-        self.solver
-            .set_limit("conflicts", conflicts)
-            .map_err(|e| format!("cadical: {e}"))?;
+        // CaDiCaL's limits: N allows N conflicts (decisions); -1 is none.
+        let cap = |l: Option<u64>| l.map_or(-1, |l| l.min(i32::MAX as u64) as i32);
+        for (name, limit) in [
+            ("conflicts", self.conflict_limit),
+            ("decisions", self.decision_limit),
+        ] {
+            self.solver
+                .set_limit(name, cap(limit))
+                .map_err(|e| format!("cadical: {e}"))?;
+        }
         for &l in assumptions {
             self.num_vars = self.num_vars.max(l.unsigned_abs());
         }
@@ -132,6 +144,7 @@ impl SatBackend for Cadical {
                 Ok(SatAnswer::Interrupted(match why {
                     Some(w) => w,
                     None if self.conflict_limit.is_some() => Interrupt::ConflictLimit,
+                    None if self.decision_limit.is_some() => Interrupt::DecisionLimit,
                     None => return Err("cadical: stopped without a reason".into()),
                 }))
             }

@@ -10,11 +10,13 @@
 //! The counters `decisions`, `conflicts` and `propagations` are taken from the solver's own
 //! statistics lines when it prints them (`c decisions: N` for CaDiCaL, `decisions : N` for
 //! MiniSat); the solver's CPU time (user + system, from `wait4`) is summed in `child_cpu_us`.
+//! Conflict and decision limits become command-line options for the solvers whose options
+//! are known by file name (CaDiCaL, Kissat).
 
 use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::dimacs::write_clauses;
 use crate::cnf::formula::Clauses;
-use crate::cnf::model::{read_model, SolverAnswer};
+use crate::cnf::model::{is_comment, read_model, SolverAnswer};
 use std::io::{BufWriter, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -41,8 +43,17 @@ pub struct External {
     clauses: Clauses,
     stats: BackendStats,
     conflict_limit: Option<u64>,
+    /// Decisions allowed per run, where the solver's option is known.
+    decision_limit: Option<u64>,
     /// Process id of the last solver run (for tests that check it was reaped).
     pub last_pid: Option<i32>,
+}
+
+/// Solvers whose limit options are known, told by the executable's file name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Family {
+    Cadical,
+    Kissat,
 }
 
 static FILE_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -106,29 +117,51 @@ impl External {
             clauses: Clauses::new(),
             stats: BackendStats::default(),
             conflict_limit: None,
+            decision_limit: None,
             last_pid: None,
         }
     }
 
-    /// The command-line option that caps the conflicts of one run, for the solvers whose
-    /// option is known (by file name: CaDiCaL `-c N`, Kissat `--conflicts=N`).
-    fn conflict_limit_args(&self, limit: u64) -> Result<Vec<String>, String> {
+    /// The solver family, by file name, for the solvers whose limit options are known.
+    fn family(&self) -> Option<Family> {
         let file = self
             .program
             .file_name()
             .map(|f| f.to_string_lossy().to_lowercase())
             .unwrap_or_default();
         if file.contains("cadical") {
-            Ok(vec!["-c".into(), limit.to_string()])
+            Some(Family::Cadical)
         } else if file.contains("kissat") {
-            Ok(vec![format!("--conflicts={limit}")])
+            Some(Family::Kissat)
         } else {
-            Err(format!(
-                "{}: no known command-line option for a conflict limit (known for cadical \
-                 and kissat)",
-                self.program.display()
-            ))
+            None
         }
+    }
+
+    /// The command-line options that cap the conflicts and the decisions of one run, for the
+    /// solvers whose options are known (CaDiCaL `-c N` / `-d N`, Kissat `--conflicts=N` /
+    /// `--decisions=N`).
+    fn limit_args(&self) -> Result<Vec<String>, String> {
+        let mut args = Vec::new();
+        if let Some(limit) = self.conflict_limit {
+            match self.family() {
+                Some(Family::Cadical) => args.extend(["-c".into(), limit.to_string()]),
+                Some(Family::Kissat) => args.push(format!("--conflicts={limit}")),
+                None => {
+                    return Err(format!(
+                        "{}: no known command-line option for a conflict limit (known for \
+                         cadical and kissat)",
+                        self.program.display()
+                    ))
+                }
+            }
+        }
+        match (self.decision_limit, self.family()) {
+            (Some(limit), Some(Family::Cadical)) => args.extend(["-d".into(), limit.to_string()]),
+            (Some(limit), Some(Family::Kissat)) => args.push(format!("--decisions={limit}")),
+            _ => {}
+        }
+        Ok(args)
     }
 
     fn add_counter(slot: &mut Option<u64>, v: Option<u64>) {
@@ -285,10 +318,7 @@ impl SatBackend for External {
         if let Some(why) = budget.spent() {
             return Ok(SatAnswer::Interrupted(why));
         }
-        let limit_args = match self.conflict_limit {
-            Some(l) => self.conflict_limit_args(l)?,
-            None => Vec::new(),
-        };
+        let limit_args = self.limit_args()?;
         let input = temp_path("cnf");
         let result = temp_path("out");
         let guard = Cleanup(vec![input.clone(), result.clone()]);
@@ -332,6 +362,15 @@ impl SatBackend for External {
         // The backend's name (`ext:PATH`) prefixes the engine's note; this says what came
         // back and how the process ended, in words.
         let fail = |why: String| format!("{why}; {}", r.describe_end());
+        // Some builds (Debian's CaDiCaL sc2021) print no `s UNKNOWN` line when they stop at a
+        // limit given on the command line: nothing but comments and exit 0 say so then.
+        if !limit_args.is_empty() && r.exit == Some(0) && answer_text.lines().all(is_comment) {
+            return Ok(SatAnswer::Interrupted(if self.conflict_limit.is_some() {
+                Interrupt::ConflictLimit
+            } else {
+                Interrupt::DecisionLimit
+            }));
+        }
         let answer = read_model(&answer_text, nv).map_err(|e| {
             let place = match self.style {
                 ExternalStyle::Competition => "on its standard output",
@@ -359,9 +398,13 @@ impl SatBackend for External {
         match answer {
             SolverAnswer::Sat(m) => Ok(SatAnswer::Sat(m)),
             SolverAnswer::Unsat => Ok(SatAnswer::Unsat),
-            // With a conflict limit, UNKNOWN is the solver saying it reached it.
+            // With a limit, UNKNOWN is the solver saying it reached it (which one, it does not
+            // say: the conflict limit if both were given).
             SolverAnswer::Unknown if self.conflict_limit.is_some() => {
                 Ok(SatAnswer::Interrupted(Interrupt::ConflictLimit))
+            }
+            SolverAnswer::Unknown if self.decision_limit.is_some() => {
+                Ok(SatAnswer::Interrupted(Interrupt::DecisionLimit))
             }
             SolverAnswer::Unknown => Err(fail(
                 "expected SAT or UNSAT, found UNKNOWN (the solver gave up)".into(),
@@ -371,6 +414,13 @@ impl SatBackend for External {
 
     fn set_conflict_limit(&mut self, limit: Option<u64>) {
         self.conflict_limit = limit;
+    }
+
+    /// Applied where the solver's option is known ([`External::limit_args`]); the decisions
+    /// it prints are then the count the sat engine subtracts from the next call's cap.
+    fn set_decision_limit(&mut self, limit: Option<u64>) -> bool {
+        self.decision_limit = limit.filter(|_| self.family().is_some());
+        self.family().is_some()
     }
 
     fn stats(&self) -> BackendStats {

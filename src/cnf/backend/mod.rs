@@ -135,13 +135,22 @@ pub trait SatBackend: Send {
 
     /// Caps the decisions of each later `solve` call at `limit` (`None` removes the cap): the
     /// sat engine's `--node-limit` inside one call. A call that reaches it answers
-    /// `Interrupted(DecisionLimit)`. Only batsat counts decisions: its stop callback is read
-    /// before every decision and at assumption levels, so it is allowed `limit` reads plus
-    /// one per assumption, and resumed while it stops short of `limit` decisions and makes
-    /// progress. A call with assumptions may so pass `limit` by at most their number (an
-    /// assumption already true takes no read); one without stops at `limit` exactly. The
-    /// other backends expose no decisions and ignore the cap (the default).
-    fn set_decision_limit(&mut self, _limit: Option<u64>) {}
+    /// `Interrupted(DecisionLimit)`. Returns whether the backend applies such a cap (false:
+    /// it has no decision limit and ignores it, the default).
+    /// - batsat counts its decisions (in [`SatBackend::stats`]): its stop callback is read
+    ///   before every decision and at assumption levels, so it is allowed `limit` reads plus
+    ///   one per assumption, and resumed while it stops short of `limit` decisions and makes
+    ///   progress. A call with assumptions may so pass `limit` by at most their number (an
+    ///   assumption already true takes no read); one without stops at `limit` exactly.
+    /// - CaDiCaL applies it as its own `decisions` limit, exact within the call; its C API
+    ///   exposes no count, so the caller cannot subtract one call's decisions from the next
+    ///   call's cap.
+    /// - A portfolio passes it to the members that count decisions (all members if none does).
+    /// - varisat and external solvers have none (an external solver's printed decisions are
+    ///   read after its call).
+    fn set_decision_limit(&mut self, _limit: Option<u64>) -> bool {
+        false
+    }
 
     /// A hint to the decision heuristic: the first decision on the variable of each literal of
     /// `lits` sets it to that literal's value. Call it before `reserve_vars` and the first

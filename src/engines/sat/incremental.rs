@@ -30,7 +30,8 @@
 //!   after one, and the next puzzle starts fresh.
 
 use super::{
-    answered_by_propagation, solver_counters, stop_of, DeductionOptions, Limits, Search, Stop,
+    answered_by_propagation, decisions_left, solver_counters, stop_of, DeductionOptions, Limits,
+    Search, Stop,
 };
 use crate::cnf::{
     decode, encode_into, make_backend, propagate_singles, BackendStats, Budget, CnfInfo,
@@ -95,6 +96,9 @@ pub struct Ended {
     /// puzzle with a fresh solver, blocking the grids in `found` (already counted).
     pub gave_up: bool,
     pub found: Vec<Vec<u16>>,
+    /// A node limit was given to a backend that takes no decision limit
+    /// ([`super::uncapped_note`]).
+    pub uncapped: bool,
 }
 
 /// The (cell, digit) pairs of the open cells that propagation removed and that `assume` makes
@@ -366,21 +370,25 @@ pub fn solve(
     };
     let mut ended = Ended::default();
     loop {
-        // This puzzle's decisions left, as the call's cap (batsat); none without a node limit,
-        // so that no earlier puzzle's cap stays on the reused solver.
+        // This puzzle's decisions left, as the call's cap (batsat; CaDiCaL caps each call at
+        // the limit); none without a node limit, so that no earlier puzzle's cap stays on the
+        // reused solver.
         let mut cap = None;
-        if let (Some(limit), Some(d), Some(d0)) = (
-            limits.node_limit,
-            r.backend.stats().decisions,
-            before.decisions,
-        ) {
-            if d - d0 >= limit {
-                ended.stop = Some(Stop::Nodes);
-                break;
+        if let Some(limit) = limits.node_limit {
+            let spent = r
+                .backend
+                .stats()
+                .decisions
+                .map(|d| d - before.decisions.unwrap_or(0));
+            match decisions_left(limit, spent) {
+                Some(left) => cap = Some(left),
+                None => {
+                    ended.stop = Some(Stop::Nodes);
+                    break;
+                }
             }
-            cap = Some(limit - (d - d0));
         }
-        r.backend.set_decision_limit(cap);
+        ended.uncapped |= !r.backend.set_decision_limit(cap) && cap.is_some();
         ended.calls += 1;
         match r.backend.solve(&assumptions, &budget) {
             Err(e) => {
