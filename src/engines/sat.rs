@@ -301,8 +301,9 @@ pub const AUTO_RACE: &str = "portfolio:batsat+cadical";
 /// median and their tails differ, so the race cuts the 75th and 90th percentiles by a third;
 /// on the 25x25 hardness-peak set batsat is twice as fast as CaDiCaL and a race there only
 /// doubled the time of its 25 raced puzzles (12-60 ms each; a race's fixed cost, CaDiCaL
-/// loading and freeing a second formula beside batsat, is 15-30 ms). Sides 36 and 49 were
-/// not measured, and stay with batsat.
+/// loading and freeing a second formula beside batsat, is 15-30 ms). On cuts just above the
+/// hardness peak of sides 36 and 49 the race saved 2% of the wall time (36x36) or cost 10%
+/// (49x49, where batsat is the faster), for twice the CPU (session 17).
 pub const AUTO_RACE_MIN_SIDE: usize = 64;
 
 /// `backend=auto` races on a formula of at least this many variables (the candidates left
