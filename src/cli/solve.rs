@@ -90,7 +90,7 @@ pub struct SolveArgs {
     pub order: Option<String>,
 
     /// sat engine: SAT backend: auto (default: batsat, or batsat and CaDiCaL racing on grids
-    /// of side 64 or more with 5,000 variables or more, when a second core is free), batsat (embedded,
+    /// of side 64 or more with 5,000 to 100,000 variables, when a second core is free), batsat (embedded,
     /// reports decisions/conflicts/propagations), varisat (embedded), cadical or
     /// cadical:plain|sat|unsat (embedded CaDiCaL 1.9.5), portfolio[:A+B+...] (embedded
     /// backends racing, one thread each) or ext:PATH (any DIMACS solver answering s/v lines).

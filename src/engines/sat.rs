@@ -80,7 +80,7 @@ pub static INFO: EngineInfo = EngineInfo {
                    backend=auto|varisat|batsat|cadical|cadical:plain|sat|unsat\
                    |portfolio[:A+B+...]|ext:PATH [ARGS] (auto: batsat, or \
                    portfolio:batsat+cadical on grids of side 64 or more whose formula has \
-                   5000 variables or more, when the machine has 2 cores or more, never in \
+                   5000 to 100000 variables, when the machine has 2 cores or more, never in \
                    run nor in incremental mode; \
                    portfolio: embedded backends racing, one thread each, the first answer \
                    kept, default members batsat+cadical), \
@@ -311,15 +311,26 @@ pub const AUTO_RACE_MIN_SIDE: usize = 64;
 /// answers in milliseconds, under a race's fixed cost.
 pub const AUTO_RACE_MIN_VARS: u64 = 5_000;
 
+/// `backend=auto` races on a formula of at most this many variables: a race holds the
+/// formula twice, and CaDiCaL's copy takes 4-5 times batsat's memory. Measured (session 17,
+/// peak RSS of `solve --time-limit`, none answered): a 400x400 cut at 60% givens (3.0M
+/// variables, 38.9M clauses) 4.70 GB raced against 1.87 GB for batsat alone, at 75% (348k,
+/// 6.7M) 1.68 GB against 0.35 GB, a 225x225 cut at 70% (130k, 2.5M) 0.63 GB against 0.14
+/// GB. The race's gains were measured at 8,600-12,000 variables (64x64 grids), and it cost
+/// time on rk-81x81, rk-100x100 and gen-225x225 (20k, 17k and 48k variables).
+pub const AUTO_RACE_MAX_VARS: u64 = 100_000;
+
 /// Whether `backend=auto` may race (default yes): `run` turns it off, since its jobs already
 /// share the cores and its figures are CPU time, which a race only adds to.
 static AUTO_MAY_RACE: AtomicBool = AtomicBool::new(true);
 
 /// `backend=auto`'s rule: race on a grid of side `side` whose formula has `vars` variables
 /// when racing is allowed, there are two cores or more, the side is at least
-/// [`AUTO_RACE_MIN_SIDE`] and the formula has at least [`AUTO_RACE_MIN_VARS`] variables.
+/// [`AUTO_RACE_MIN_SIDE`] and the formula has from [`AUTO_RACE_MIN_VARS`] to
+/// [`AUTO_RACE_MAX_VARS`] variables.
 pub fn auto_backend(side: usize, vars: u64, cores: usize, may_race: bool) -> &'static str {
-    if may_race && cores >= 2 && side >= AUTO_RACE_MIN_SIDE && vars >= AUTO_RACE_MIN_VARS {
+    let sized = (AUTO_RACE_MIN_VARS..=AUTO_RACE_MAX_VARS).contains(&vars);
+    if may_race && cores >= 2 && side >= AUTO_RACE_MIN_SIDE && sized {
         AUTO_RACE
     } else {
         AUTO_SINGLE

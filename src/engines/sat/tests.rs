@@ -1184,12 +1184,15 @@ fn portfolio_agrees_with_batsat_and_counts_its_members() {
     assert!(raced >= 10, "{raced} races");
 }
 
-/// `backend=auto`'s rule: batsat below side 64 or 5,000 variables, on one core, or where
-/// racing is off (`run`); the race from side 64 and 5,000 variables on two cores or more.
+/// `backend=auto`'s rule: batsat below side 64, outside 5,000-100,000 variables, on one core,
+/// or where racing is off (`run`); the race from side 64 and 5,000 to 100,000 variables on
+/// two cores or more.
 #[test]
 fn auto_races_large_formulas_with_a_spare_core_only() {
     assert_eq!(auto_backend(64, 4_999, 2, true), AUTO_SINGLE);
     assert_eq!(auto_backend(64, 5_000, 2, true), AUTO_RACE);
+    assert_eq!(auto_backend(400, 100_000, 2, true), AUTO_RACE);
+    assert_eq!(auto_backend(400, 100_001, 2, true), AUTO_SINGLE);
     assert_eq!(auto_backend(49, 100_000, 2, true), AUTO_SINGLE);
     assert_eq!(auto_backend(64, 5_000, 1, true), AUTO_SINGLE);
     assert_eq!(auto_backend(400, 1_000_000, 64, false), AUTO_SINGLE);
