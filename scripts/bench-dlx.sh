@@ -25,13 +25,8 @@ old_ref=${OLD_REF:-00f2a0c}
 old_dir=${OLD_DIR:-/tmp/dlx-old-src}
 old_target=${OLD_TARGET:-/tmp/dlx-old-target}
 spec=${SPEC:-dlx}
-case "$(realpath -m "$old_dir")/" in
-    "$(pwd)"/*) echo "OLD_DIR must be outside the repository" >&2; exit 2 ;;
-esac
-if [ ! -d "$old_dir" ]; then
-    git worktree add --detach "$old_dir" "$old_ref" >/dev/null
-fi
-git -C "$old_dir" checkout --quiet --detach "$old_ref"
+source scripts/old-worktree.sh
+old_worktree "$old_dir" "$old_ref"
 mkdir -p "$old_dir/examples"
 cp examples/dlx_bench.rs "$old_dir/examples/"
 (cd "$old_dir" && CARGO_TARGET_DIR="$old_target" cargo build --release --quiet --example dlx_bench)

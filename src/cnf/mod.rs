@@ -54,8 +54,11 @@
 //!
 //! trait SatBackend { name, prefer, reserve_vars, add_clause, add_cnf, solve(&assumptions, &Budget)
 //!                    -> Result<SatAnswer { Sat(Model), Unsat, Interrupted(Interrupt) }, String>,
-//!                    stats() -> BackendStats { decisions, conflicts, propagations, child_cpu_us } }
-//! make_backend("varisat" | "batsat" | "ext:PATH [ARGS...]") -> Result<Box<dyn SatBackend>, String>
+//!                    stats() -> BackendStats { decisions, conflicts, propagations, learned,
+//!                                              child_cpu_us, thread_cpu_us, .., winner },
+//!                    set_conflict_limit, set_decision_limit -> bool, settle, .. }
+//! make_backend("varisat" | "batsat" | "cadical[:CONFIG]" | "portfolio[:A+B+...]" | "ext:PATH [ARGS...]")
+//!     -> Result<Box<dyn SatBackend>, String>
 //! Budget { deadline: Option<Instant>, cancel: Option<Arc<AtomicBool>> }
 //!
 //! size_stats(&Puzzle, &CnfOptions) -> SizeStats { vars, clauses, literals }

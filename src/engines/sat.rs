@@ -58,7 +58,10 @@ pub static INFO: EngineInfo = EngineInfo {
             varisat, which the row's note says)",
     counters: "guesses = decisions (same source as nodes); backtracks = conflicts (empty where not \
                exposed); decisions/conflicts/propagations: backend counters, empty for \
-               varisat and embedded CaDiCaL; vars/clauses/literals: the formula encoded (blocking clauses not \
+               varisat and embedded CaDiCaL; learned: clauses embedded CaDiCaL learned \
+               (through its learner hook: its conflicts, minus those chronological \
+               backtracking resolves without learning; with a portfolio, CaDiCaL's alone); \
+               vars/clauses/literals: the formula encoded (blocking clauses not \
                included); sat_calls: solve calls; solver_cpu_us: CPU of external solver \
                processes (not in solve_s); with backend=portfolio, member_cpu_us: CPU of the \
                members' threads (loading clauses, in build_s; searching, in solve_s) and \
@@ -579,6 +582,9 @@ pub(crate) fn solver_counters(search: &mut Search, s: BackendStats) {
     let st = &mut search.stats;
     if let Some(w) = s.winner {
         st.bump("portfolio_winner", w);
+    }
+    if let Some(l) = s.learned {
+        st.bump("learned", l);
     }
     st.decisions = s.decisions;
     st.conflicts = s.conflicts;

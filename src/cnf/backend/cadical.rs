@@ -10,18 +10,22 @@
 //! which it calls during search and between inprocessing rounds (the clock is read on every
 //! call); the conflict and decision limits are CaDiCaL's own `conflicts` and `decisions`
 //! limits, which it resets after each `solve`, so they are set again before every call.
-//! CaDiCaL's C API exposes no counters: decisions, conflicts and propagations stay `None`. Nor
+//! CaDiCaL's C API exposes no counters: decisions, conflicts and propagations stay `None`;
+//! its learner hook counts the clauses it learns (`learned`: its conflicts, minus those that
+//! chronological backtracking resolves without learning a clause). Nor
 //! does it say which of its own limits stopped a call: with both set (incremental mode's
 //! fallback under a node limit), a stop is reported as the conflict limit.
 
 use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::model::Model;
 
-/// Callbacks that stop the search when the budget is spent.
+/// Callbacks that stop the search when the budget is spent, and count the clauses learned.
 #[derive(Default)]
 struct Stopper {
     budget: Budget,
     why: Option<Interrupt>,
+    /// Clauses learned in this call (units and the empty clause included).
+    learned: u64,
 }
 
 impl cadical::Callbacks for Stopper {
@@ -34,6 +38,17 @@ impl cadical::Callbacks for Stopper {
         self.why = self.budget.spent();
         self.why.is_some()
     }
+
+    /// Every learned clause is exported (its literals copied once into the wrapper's buffer):
+    /// within the noise of the search time, measured in docs/engines.md ("CaDiCaL's learned
+    /// clauses").
+    fn max_length(&self) -> i32 {
+        i32::MAX
+    }
+
+    fn learn(&mut self, _clause: &[i32]) {
+        self.learned += 1;
+    }
 }
 
 pub struct Cadical {
@@ -42,6 +57,8 @@ pub struct Cadical {
     num_vars: u32,
     conflict_limit: Option<u64>,
     decision_limit: Option<u64>,
+    /// Clauses learned over every call, from the learner hook.
+    learned: u64,
 }
 
 /// The configurations `cadical:NAME` accepts.
@@ -70,6 +87,7 @@ impl Cadical {
             num_vars: 0,
             conflict_limit: None,
             decision_limit: None,
+            learned: 0,
         })
     }
 }
@@ -109,8 +127,7 @@ impl SatBackend for Cadical {
         if let Some(why) = budget.spent() {
             return Ok(SatAnswer::Interrupted(why));
         }
-        let limited = budget.deadline.is_some() || budget.cancel.is_some();
-        self.solver.set_callbacks(limited.then(|| Stopper {
+        self.solver.set_callbacks(Some(Stopper {
             budget: budget.clone(),
             ..Stopper::default()
         }));
@@ -127,7 +144,9 @@ impl SatBackend for Cadical {
         for &l in assumptions {
             self.num_vars = self.num_vars.max(l.unsigned_abs());
         }
-        match self.solver.solve_with(assumptions.iter().copied()) {
+        let answer = self.solver.solve_with(assumptions.iter().copied());
+        self.learned += self.solver.get_callbacks().map_or(0, |s| s.learned);
+        match answer {
             Some(true) => {
                 let mut values = Vec::with_capacity(self.num_vars as usize + 1);
                 values.push(None);
@@ -157,6 +176,9 @@ impl SatBackend for Cadical {
     }
 
     fn stats(&self) -> BackendStats {
-        BackendStats::default()
+        BackendStats {
+            learned: Some(self.learned),
+            ..BackendStats::default()
+        }
     }
 }

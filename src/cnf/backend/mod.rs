@@ -96,6 +96,9 @@ pub struct BackendStats {
     pub decisions: Option<u64>,
     pub conflicts: Option<u64>,
     pub propagations: Option<u64>,
+    /// Clauses learned from conflicts, where only those are known (CaDiCaL's learner hook):
+    /// the conflicts, minus those that chronological backtracking resolves without learning.
+    pub learned: Option<u64>,
     /// CPU time (user + system) of external solver processes, microseconds.
     pub child_cpu_us: Option<u64>,
     /// CPU time of threads the backend ran beside the caller's (a portfolio's members, loading
@@ -146,8 +149,9 @@ pub trait SatBackend: Send {
     ///   exposes no count, so the caller cannot subtract one call's decisions from the next
     ///   call's cap.
     /// - A portfolio passes it to the members that count decisions (all members if none does).
-    /// - varisat and external solvers have none (an external solver's printed decisions are
-    ///   read after its call).
+    /// - External CaDiCaL and Kissat get it as a command-line option (`-d N`,
+    ///   `--decisions=N`), and the decisions they print are the count.
+    /// - varisat and other external solvers have none.
     fn set_decision_limit(&mut self, _limit: Option<u64>) -> bool {
         false
     }

@@ -314,6 +314,7 @@ fn add_stats(a: BackendStats, b: BackendStats) -> BackendStats {
         decisions: add(a.decisions, b.decisions),
         conflicts: add(a.conflicts, b.conflicts),
         propagations: add(a.propagations, b.propagations),
+        learned: add(a.learned, b.learned),
         child_cpu_us: add(a.child_cpu_us, b.child_cpu_us),
         thread_cpu_us: add(a.thread_cpu_us, b.thread_cpu_us),
         thread_load_cpu_us: add(a.thread_load_cpu_us, b.thread_load_cpu_us),

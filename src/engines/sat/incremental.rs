@@ -438,6 +438,7 @@ pub fn solve(
             decisions: diff(after.decisions, before.decisions),
             conflicts: diff(after.conflicts, before.conflicts),
             propagations: diff(after.propagations, before.propagations),
+            learned: diff(after.learned, before.learned),
             child_cpu_us: diff(after.child_cpu_us, before.child_cpu_us),
             thread_cpu_us: diff(after.thread_cpu_us, before.thread_cpu_us),
             thread_load_cpu_us: diff(after.thread_load_cpu_us, before.thread_load_cpu_us),
