@@ -59,8 +59,8 @@ pub static INFO: EngineInfo = EngineInfo {
     counters: "guesses = decisions (same source as nodes); backtracks = conflicts (empty where not \
                exposed); decisions/conflicts/propagations: backend counters, empty for \
                varisat and embedded CaDiCaL; learned: clauses embedded CaDiCaL learned \
-               (through its learner hook: its conflicts, minus those chronological \
-               backtracking resolves without learning; with a portfolio, CaDiCaL's alone); \
+               (through its learner hook: at most its conflicts, as some conflicts learn \
+               no clause; with a portfolio, CaDiCaL's alone); \
                vars/clauses/literals: the formula encoded (blocking clauses not \
                included); sat_calls: solve calls; solver_cpu_us: CPU of external solver \
                processes (not in solve_s); with backend=portfolio, member_cpu_us: CPU of the \

@@ -97,7 +97,7 @@ pub struct BackendStats {
     pub conflicts: Option<u64>,
     pub propagations: Option<u64>,
     /// Clauses learned from conflicts, where only those are known (CaDiCaL's learner hook):
-    /// the conflicts, minus those that chronological backtracking resolves without learning.
+    /// at most the conflicts, as some conflicts learn no clause.
     pub learned: Option<u64>,
     /// CPU time (user + system) of external solver processes, microseconds.
     pub child_cpu_us: Option<u64>,
