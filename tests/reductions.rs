@@ -252,6 +252,41 @@ fn sat_engine_drives_an_external_solver() {
     assert!(rows.iter().all(|r| r.contains(",unique,1,")), "{}", rows[0]);
 }
 
+/// `solve FILE --engine sat --backend ext:PATH --csv` with `args` after it: its rows, each
+/// as (column name, cell) pairs.
+fn solve_external(file: &str, path: &Path, args: &[&str]) -> Vec<Vec<(String, String)>> {
+    let backend = format!("ext:{}", path.display());
+    let file = data(file);
+    let mut all = vec![
+        "solve",
+        file.to_str().unwrap(),
+        "--engine",
+        "sat",
+        "--backend",
+        &backend,
+        "--csv",
+    ];
+    all.extend_from_slice(args);
+    let o = sudolab(&all);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut r = csv::Reader::from_reader(&o.stdout[..]);
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    r.records()
+        .map(|rec| {
+            header
+                .iter()
+                .cloned()
+                .zip(rec.unwrap().iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// The cell of column `name` in a row of [`solve_external`].
+fn cell<'a>(row: &'a [(String, String)], name: &str) -> &'a str {
+    &row.iter().find(|(k, _)| k == name).unwrap().1
+}
+
 /// `--node-limit` reaches an external CaDiCaL as its `-d N` option: `minimal` on rk-25x25
 /// takes it hundreds of thousands of decisions, and a limit of 300 ends the run at 300
 /// decisions (Debian's build then prints no answer line at all, only its statistics).
@@ -260,33 +295,46 @@ fn an_external_cadical_stops_at_the_node_limit() {
     let Some(path) = solver("cadical") else {
         return;
     };
-    let backend = format!("ext:{}", path.display());
-    let file = data("rk-25x25.txt");
-    let o = sudolab(&[
-        "solve",
-        file.to_str().unwrap(),
-        "--engine",
-        "sat",
-        "--backend",
-        &backend,
+    let limits = [
         "--option",
         "encoding=minimal",
         "--node-limit",
         "300",
         "--time-limit",
         "60",
-        "--csv",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let text = String::from_utf8_lossy(&o.stdout);
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let row = lines.next().unwrap();
-    let cells: Vec<&str> = row.split(',').collect();
-    let cell = |name: &str| cells[header.iter().position(|&h| h == name).unwrap()];
-    assert_eq!(cell("status"), "node-limit", "{row}");
-    assert_eq!(cell("decisions"), "300", "{row}");
-    assert_eq!(cell("note"), "", "{row}");
+    ];
+    let rows = solve_external("rk-25x25.txt", &path, &limits);
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    assert_eq!(cell(row, "status"), "node-limit", "{row:?}");
+    assert_eq!(cell(row, "decisions"), "300", "{row:?}");
+    assert_eq!(cell(row, "note"), "", "{row:?}");
+}
+
+/// An external solver with no known decision option (MiniSat) takes `--node-limit` between
+/// its calls only, from the decisions it prints, and every row that called it says so in
+/// its note; a row answered by propagation alone (no call) has no note.
+#[test]
+fn an_external_solver_without_a_decision_option_says_so() {
+    let Some(path) = solver("minisat") else {
+        return;
+    };
+    let rows = solve_external("norvig-top95.txt", &path, &["--node-limit", "5"]);
+    assert_eq!(rows.len(), 95);
+    let note = format!(
+        "node limit read between solve calls only: ext:{} takes no decision limit",
+        path.display()
+    );
+    let mut called = 0;
+    for row in &rows {
+        if cell(row, "counters").contains("sat_calls=0") {
+            assert_eq!(cell(row, "note"), "", "{row:?}");
+        } else {
+            called += 1;
+            assert_eq!(cell(row, "note"), note, "{row:?}");
+        }
+    }
+    assert!(called > 0, "no puzzle reached the solver");
 }
 
 #[test]

@@ -1238,3 +1238,16 @@ fn open_candidates_are_the_reduced_formulas_variables() {
     }
     assert!(checked >= 4, "{checked}");
 }
+
+/// The cap of the next call under a node limit: the decisions left where they are counted
+/// (none left ends the search), the whole limit again where they are not.
+#[test]
+fn decisions_left_counts_down_where_decisions_are_counted() {
+    assert_eq!(decisions_left(300, Some(0)), Some(300));
+    assert_eq!(decisions_left(300, Some(299)), Some(1));
+    assert_eq!(decisions_left(300, Some(300)), None);
+    assert_eq!(decisions_left(300, Some(301)), None);
+    assert_eq!(decisions_left(300, None), Some(300));
+    assert!(uncapped_note("varisat", false).contains("not applied"));
+    assert!(uncapped_note("ext:minisat", true).contains("between solve calls"));
+}
