@@ -786,13 +786,12 @@ impl Sat {
         };
         let mut uncapped = false;
         while !done && error.is_none() {
-            if let Some(limit) = limits.node_limit {
-                match decisions_left(limit, backend.stats().decisions) {
-                    Some(cap) => uncapped |= !backend.set_decision_limit(Some(cap)),
-                    None => {
-                        stop = Some(Stop::Nodes);
-                        break;
-                    }
+            let spent = backend.stats().decisions;
+            match cap_next_call(&mut *backend, limits.node_limit, spent) {
+                Some(u) => uncapped |= u,
+                None => {
+                    stop = Some(Stop::Nodes);
+                    break;
                 }
             }
             calls += 1;
@@ -855,6 +854,23 @@ pub(crate) fn decisions_left(limit: u64, spent: Option<u64>) -> Option<u64> {
         Some(d) => limit.checked_sub(d).filter(|&left| left > 0),
         None => Some(limit),
     }
+}
+
+/// Gives `backend` the decision cap of its next solve call under `node_limit` (`spent`: this
+/// puzzle's decisions so far, where the backend counts them; [`decisions_left`]), or no cap
+/// without a limit, which also lifts a reused solver's earlier one. `None` when no decisions
+/// are left (the search ends at the node limit); otherwise whether a limit was given to a
+/// backend that cannot apply it ([`uncapped_note`]).
+pub(crate) fn cap_next_call(
+    backend: &mut dyn crate::cnf::SatBackend,
+    node_limit: Option<u64>,
+    spent: Option<u64>,
+) -> Option<bool> {
+    let cap = match node_limit {
+        Some(limit) => Some(decisions_left(limit, spent)?),
+        None => None,
+    };
+    Some(!backend.set_decision_limit(cap) && cap.is_some())
 }
 
 /// The row's note when a node limit was given to a backend that takes no decision limit:

@@ -380,10 +380,15 @@ impl SatBackend for Portfolio {
     /// at a node limit that the row's node count does not show. With no counting member it
     /// goes to every member.
     fn set_decision_limit(&mut self, limit: Option<u64>) -> bool {
-        let counting = self.members.iter().any(|m| m.stats().decisions.is_some());
+        let counts: Vec<bool> = self
+            .members
+            .iter()
+            .map(|m| m.stats().decisions.is_some())
+            .collect();
+        let counting = counts.contains(&true);
         let mut applied = false;
-        for m in &mut self.members {
-            if !counting || m.stats().decisions.is_some() {
+        for (m, counts) in self.members.iter_mut().zip(counts) {
+            if counts || !counting {
                 applied |= m.set_decision_limit(limit);
             }
         }

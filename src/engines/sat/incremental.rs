@@ -30,7 +30,7 @@
 //!   after one, and the next puzzle starts fresh.
 
 use super::{
-    answered_by_propagation, decisions_left, solver_counters, stop_of, DeductionOptions, Limits,
+    answered_by_propagation, cap_next_call, solver_counters, stop_of, DeductionOptions, Limits,
     Search, Stop,
 };
 use crate::cnf::{
@@ -370,25 +370,16 @@ pub fn solve(
     };
     let mut ended = Ended::default();
     loop {
-        // This puzzle's decisions left, as the call's cap (batsat; CaDiCaL caps each call at
-        // the limit); none without a node limit, so that no earlier puzzle's cap stays on the
-        // reused solver.
-        let mut cap = None;
-        if let Some(limit) = limits.node_limit {
-            let spent = r
-                .backend
-                .stats()
-                .decisions
-                .map(|d| d - before.decisions.unwrap_or(0));
-            match decisions_left(limit, spent) {
-                Some(left) => cap = Some(left),
-                None => {
-                    ended.stop = Some(Stop::Nodes);
-                    break;
-                }
+        // This puzzle's decisions left as the call's cap; none without a node limit, so that
+        // no earlier puzzle's cap stays on the reused solver.
+        let spent = (r.backend.stats().decisions).map(|d| d - before.decisions.unwrap_or(0));
+        match cap_next_call(&mut *r.backend, limits.node_limit, spent) {
+            Some(u) => ended.uncapped |= u,
+            None => {
+                ended.stop = Some(Stop::Nodes);
+                break;
             }
         }
-        ended.uncapped |= !r.backend.set_decision_limit(cap) && cap.is_some();
         ended.calls += 1;
         match r.backend.solve(&assumptions, &budget) {
             Err(e) => {
