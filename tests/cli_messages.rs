@@ -559,6 +559,11 @@ fn bitmask_refuses_a_huge_grid_before_building_and_reports_its_time() {
     let rec = r.records().next().unwrap().unwrap();
     let cell = |c: &str| rec[h.iter().position(|x| x == c).unwrap()].to_string();
     assert_eq!(cell("status"), "unsupported");
+    // No search ran: its counts are empty cells, not a search of 0 nodes.
+    assert_eq!(
+        (cell("nodes"), cell("guesses")),
+        (String::new(), String::new())
+    );
     assert!(
         cell("note").contains("found 1073741824 candidates"),
         "{}",

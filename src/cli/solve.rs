@@ -282,7 +282,7 @@ impl Row<'_> {
             o.count,
             if o.count == 1 { "" } else { "s" },
         );
-        let cells = count_cells(&o.stats, self.search_tree);
+        let cells = count_cells(o, self.search_tree);
         for (name, v) in COUNT_COLUMNS.iter().zip(cells) {
             // Sizes of the formula or matrix are not search counts: `solve --csv` has them.
             if matches!(
@@ -339,7 +339,7 @@ impl Row<'_> {
             push_field_bytes(out, field);
             out.push(b',');
         }
-        write_counts(out, &o.stats, self.search_tree);
+        write_counts(out, o, self.search_tree);
         secs(out, o.build);
         secs(out, o.solve);
         secs(out, o.wall);

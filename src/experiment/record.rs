@@ -4,6 +4,8 @@
 //! at the end, never rename one. A cell that an engine cannot fill is empty, never 0: the
 //! SAT engine has no search tree (`nodes`, `guesses`, `backtracks` empty), only DLX has
 //! `updates`, only batsat exposes `decisions`/`conflicts`/`propagations`, and so on.
+//! A row with no search behind it (`unsupported`; an `error` whose engine failed) has no
+//! counts at all ([`Outcome::has_counts`]).
 //!
 //! | column | meaning |
 //! |---|---|
@@ -171,7 +173,7 @@ impl Record {
         };
         let tree = engines::find(&engine).map_or(true, |info| info.search_tree);
         let [nodes, guesses, backtracks, max_live, updates, decisions, conflicts, propagations, vars, clauses, literals, items, options, ones] =
-            count_cells(s, tree);
+            count_cells(outcome, tree);
         let (encoding, amo, backend, givens) = sat_columns(key.spec);
         let build_s = outcome.build.as_secs_f64();
         let solve_s = outcome.solve.as_secs_f64();
@@ -431,7 +433,6 @@ fn needs_quotes(field: &str) -> bool {
 /// `core::fmt`: this runs once per job, and on a fast engine its cost is part of the runner's
 /// overhead.
 pub fn write_row(out: &mut Vec<u8>, parts: &RowParts<'_>, outcome: &Outcome) {
-    let s = &outcome.stats;
     parts.dataset.write(out, parts.puzzle_index, parts.puzzle);
     out.extend_from_slice(parts.config_prefix.as_bytes());
     int(out, parts.repetition);
@@ -440,7 +441,7 @@ pub fn write_row(out: &mut Vec<u8>, parts: &RowParts<'_>, outcome: &Outcome) {
     out.push(b',');
     int(out, outcome.count);
     out.push(b',');
-    write_counts(out, s, parts.search_tree);
+    write_counts(out, outcome, parts.search_tree);
     secs(out, outcome.build);
     secs(out, outcome.solve);
     secs(out, outcome.build + outcome.solve);
@@ -474,8 +475,14 @@ pub const COUNT_COLUMNS: [&str; 14] = [
 
 /// The count cells of an outcome, in [`COUNT_COLUMNS`] order: `None` for a count the engine
 /// does not have. `search_tree` is the engine's [`engines::EngineInfo::search_tree`]: without
-/// a search tree (SAT), `nodes`, `guesses` and `backtracks` are not counts of anything.
-pub fn count_cells(s: &engines::Stats, search_tree: bool) -> [Option<u64>; 14] {
+/// a search tree (SAT), `nodes`, `guesses` and `backtracks` are not counts of anything. An
+/// outcome with no search behind it ([`Outcome::has_counts`]: unsupported, or the engine
+/// failed) has no counts at all.
+pub fn count_cells(o: &Outcome, search_tree: bool) -> [Option<u64>; 14] {
+    if !o.has_counts() {
+        return [None; 14];
+    }
+    let s = &o.stats;
     let tree = |v: u64| search_tree.then_some(v);
     [
         tree(s.nodes),
@@ -498,10 +505,11 @@ pub fn count_cells(s: &engines::Stats, search_tree: bool) -> [Option<u64>; 14] {
 /// Appends the cells `nodes` to `ones` and `counters` (`name=value;...`), each followed by a
 /// comma. The one writer of counts, for `run` and `solve --csv`: a count the engine does not
 /// have is an empty cell, never 0.
-pub fn write_counts(out: &mut Vec<u8>, s: &engines::Stats, search_tree: bool) {
-    for v in count_cells(s, search_tree) {
+pub fn write_counts(out: &mut Vec<u8>, o: &Outcome, search_tree: bool) {
+    for v in count_cells(o, search_tree) {
         opt_int(out, v);
     }
+    let s = &o.stats;
     for (i, (k, v)) in s.counters.iter().enumerate() {
         if i > 0 {
             out.push(b';');
@@ -760,6 +768,34 @@ mod tests {
         assert!(r.nodes.is_some());
         assert_eq!(r.encoding, "");
         assert_eq!(r.vars, None);
+    }
+
+    /// A row with no search behind it has empty count cells, not zeros that a table or chart
+    /// would read as a search of no nodes: an unsupported puzzle (`fast` on a 4x4), and a job
+    /// whose engine failed (the runner's error rows, no time spent); an engine's own `error`
+    /// after a search keeps its counts.
+    #[test]
+    fn rows_without_a_search_have_no_counts() {
+        let p = puzzle(&"1234341221434321".replace('4', "."));
+        let limits = Limits::solutions(2);
+        let spec: EngineSpec = "fast".parse().unwrap();
+        let outcome = engines::run(spec.make().unwrap().as_mut(), &p, &limits);
+        assert_eq!(outcome.status, Status::Unsupported);
+        let key = RunKey {
+            spec: Some(&spec),
+            config: "f",
+            ..RunKey::default()
+        };
+        let r = Record::new(&key, &p, &puzzle_text(&p), &limits, &outcome);
+        assert_eq!((r.nodes, r.guesses, r.backtracks), (None, None, None));
+        assert_eq!(count_cells(&outcome, true), [None; 14]);
+
+        let mut failed = Outcome::unsupported("engine panicked");
+        failed.status = Status::Error;
+        assert_eq!(count_cells(&failed, true), [None; 14]);
+        failed.solve = std::time::Duration::from_millis(3);
+        failed.stats.nodes = 5;
+        assert_eq!(count_cells(&failed, true)[0], Some(5));
     }
 
     /// The runner's fields (written per row from [`DatasetFields`]) are byte for byte the

@@ -850,7 +850,7 @@ impl Shared {
         let done = Done {
             pos: pos as u32,
             status: outcome.status,
-            counted: search_tree,
+            counted: search_tree && outcome.has_counts(),
             cpu_s: (outcome.build + outcome.solve).as_secs_f64(),
             nodes: outcome.stats.nodes,
             guesses: outcome.stats.guesses,

@@ -211,6 +211,18 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Whether the counters in [`Outcome::stats`] count a search. False for an unsupported
+    /// puzzle (no search ran) and for an `error` with no build or solve time, the outcome the
+    /// runner writes when the engine could not be made or panicked (its counts went with it).
+    /// Rows write such counts as empty cells, never 0, and summaries leave them out.
+    pub fn has_counts(&self) -> bool {
+        match self.status {
+            Status::Unsupported => false,
+            Status::Error => !(self.build.is_zero() && self.solve.is_zero()),
+            _ => true,
+        }
+    }
+
     /// An outcome with no search: the engine does not handle this puzzle.
     pub fn unsupported(reason: impl Into<String>) -> Self {
         Outcome {
