@@ -62,6 +62,7 @@ use crate::cnf::amo::{at_most_one, Amo, ClauseOut};
 use crate::cnf::{make_backend, Budget, SatAnswer, SatBackend};
 use crate::engines::EngineSpec;
 use crate::puzzle::Geometry;
+use std::sync::Arc;
 
 /// Name of the generator engine (not an `engines` registry entry: it checks removals, it
 /// does not solve puzzles).
@@ -99,6 +100,9 @@ pub struct SatChecker {
     backend: String,
     block: usize,
     node_limit: u64,
+    /// The geometry whose houses `singles` and the solvers use: every pass gives its own
+    /// ([`SatChecker::start`]), as a jigsaw generator draws a new layout per puzzle.
+    geometry: Arc<Geometry>,
     singles: Singles,
     solver: Option<BlockSolver>,
     /// The digit-pair sets of the pass's solution (built at its first check).
@@ -156,7 +160,7 @@ impl Out<'_> {
 
 impl SatChecker {
     /// The checker `spec` names (`sat-incremental[:backend=NAME,block=K]`) for `g`.
-    pub fn new(g: &Geometry, spec: &EngineSpec, node_limit: u64) -> Result<Self, String> {
+    pub fn new(g: &Arc<Geometry>, spec: &EngineSpec, node_limit: u64) -> Result<Self, String> {
         spec.options.allow_only(NAME, &["backend", "block"])?;
         let backend = spec.options.get("backend").unwrap_or(DEFAULT_BACKEND);
         make_backend(backend)?;
@@ -171,6 +175,7 @@ impl SatChecker {
             backend: backend.to_string(),
             block,
             node_limit,
+            geometry: Arc::clone(g),
             singles: Singles::new(g),
             solver: None,
             swaps: None,
@@ -179,8 +184,15 @@ impl SatChecker {
         })
     }
 
-    /// A new removal pass (a new solution): the solver of the last one goes.
-    pub fn start(&mut self) {
+    /// A new removal pass (a new solution of `g`): the solver of the last one goes, and the
+    /// singles state is rebuilt if `g` has other houses than the last pass's (a new jigsaw
+    /// layout: checked against the old regions, removals were accepted on the strength of
+    /// houses the puzzle does not have, and puzzles with several solutions came out).
+    pub fn start(&mut self, g: &Arc<Geometry>) {
+        if !Arc::ptr_eq(&self.geometry, g) && self.geometry.houses().ne(g.houses()) {
+            self.singles = Singles::new(g);
+        }
+        self.geometry = Arc::clone(g);
         self.solver = None;
         self.swaps = None;
     }

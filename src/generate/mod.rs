@@ -449,6 +449,7 @@ impl Generator {
             return Err(GenerateError::SearchSide(n));
         }
         let spec = options.engine.clone().unwrap_or_else(|| auto_engine(n));
+        let geometry = Arc::new(geometry);
         let mut checker = if spec.name == incremental::NAME {
             Checker::Sat(Box::new(
                 SatChecker::new(&geometry, &spec, options.node_limit)
@@ -468,7 +469,7 @@ impl Generator {
         let fixed = (!options.jigsaw).then(|| {
             let by_pattern = n > SEARCH_FILL_MAX && !options.diagonals;
             let filler = (!by_pattern).then(|| Filler::new(&geometry));
-            (Arc::new(geometry), filler)
+            (Arc::clone(&geometry), filler)
         });
         if let Checker::Sat(c) = &mut checker {
             c.deadline = deadline;
@@ -682,7 +683,7 @@ impl Generator {
             .progress
             .then(|| Progress::new(self.stats.attempts));
         if let Checker::Sat(checker) = &mut self.checker {
-            checker.start();
+            checker.start(geometry);
         }
         while carved.clues > target {
             let cell = match &spread {
