@@ -5,9 +5,13 @@
 //!
 //! 1. **A full grid** ([`fill`]): a randomised MRV search with naked and hidden singles and
 //!    restarts, for any house list (boxes of any shape, jigsaw regions, diagonals). Jigsaw
-//!    layouts come from [`layout`] (a random walk of region-preserving exchanges that keeps
-//!    every region connected); a layout with no full grid found within the filler's budget is
-//!    replaced by a new one, at most [`LAYOUT_TRIES`] times per attempt.
+//!    puzzles draw the grid first, a random full grid of the boxes (with the diagonals if
+//!    asked; pattern grids above [`SEARCH_FILL_MAX`] without them), then a layout around it
+//!    ([`layout::random_layout_around`]: a random walk of exchanges of two cells holding the
+//!    same digit, every region kept connected), which that grid solves by construction.
+//!    (Layouts drawn first and filled by search after failed from side 16 up: most random
+//!    layouts there have no grid within the filler's budget.) A grid or layout not found
+//!    before the deadline is drawn again, at most [`LAYOUT_TRIES`] times per attempt.
 //! 2. **Removal**: every cell is visited once, in an order described below; its given is
 //!    removed, and the removal is kept only if the engine answers `unique` with
 //!    `max_solutions = 2`. On `multiple` the given is put back for good. One pass is enough
@@ -88,7 +92,8 @@ pub const MAX_SEARCH_SIDE: usize = MAX_FILL_SIDE;
 /// Largest boxed side whose full grids come from the filler's random search; larger ones
 /// from the pattern grid with switches (the search took 45 s for one 64x64 grid).
 pub const SEARCH_FILL_MAX: usize = 36;
-/// Jigsaw layouts drawn per attempt before giving up on finding a full grid.
+/// Jigsaw grids and layouts drawn per attempt before giving up (only a failed boxed grid
+/// search, with diagonals, can use more than one).
 pub const LAYOUT_TRIES: u32 = 200;
 /// Default attempts (full grids) per puzzle for a clue target.
 pub const DEFAULT_ATTEMPTS: u32 = 100;
@@ -361,6 +366,10 @@ pub struct Generator {
     /// `None` filler: grids from [`switch::pattern_grid`] (boxed sides above
     /// [`SEARCH_FILL_MAX`]).
     fixed: Option<(Arc<Geometry>, Option<Filler>)>,
+    /// Jigsaw: the box geometry (with the diagonals if asked) whose random full grids the
+    /// layouts are drawn around ([`layout::random_layout_around`]), with its filler (`None`:
+    /// pattern grids, as for `fixed`).
+    jigsaw_base: Option<(Geometry, Option<Filler>)>,
     checker: Checker,
     limits: Limits,
     stats: PuzzleStats,
@@ -466,6 +475,15 @@ impl Generator {
             keep_solutions: 1,
             ..Limits::default()
         };
+        let jigsaw_base = match options.jigsaw {
+            true => {
+                let base = Geometry::square(n)?.with_diagonals(options.diagonals);
+                let by_pattern = n > SEARCH_FILL_MAX && !options.diagonals;
+                let filler = (!by_pattern).then(|| Filler::new(&base));
+                Some((base, filler))
+            }
+            false => None,
+        };
         let fixed = (!options.jigsaw).then(|| {
             let by_pattern = n > SEARCH_FILL_MAX && !options.diagonals;
             let filler = (!by_pattern).then(|| Filler::new(&geometry));
@@ -479,6 +497,7 @@ impl Generator {
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             options,
             fixed,
+            jigsaw_base,
             checker,
             limits,
             stats: PuzzleStats::default(),
@@ -591,24 +610,55 @@ impl Generator {
             };
             return Ok((Arc::clone(g), grid, pattern));
         }
+        // Jigsaw: the grid first (a random full grid of the boxes), then a layout around it
+        // (see `layout`): the layout always has a full grid, at any side.
+        // The fields apart, so the base's filler can be used beside the rng and the clock.
+        let Generator {
+            jigsaw_base,
+            rng,
+            stats,
+            deadline,
+            options,
+            ..
+        } = self;
+        let Some((base, base_filler)) = jigsaw_base else {
+            unreachable!("fixed is None only for jigsaw")
+        };
+        let in_time = || match (*deadline, options.time_limit) {
+            (Some(d), Some(t)) if std::time::Instant::now() >= d => {
+                Err(GenerateError::TimeLimit(t))
+            }
+            _ => Ok(()),
+        };
         for _ in 0..LAYOUT_TRIES {
-            self.in_time()?;
-            self.stats.layouts += 1;
-            let Some(regions) = layout::random_layout_until(n, &mut self.rng, self.deadline) else {
-                self.in_time()?; // it stops only at the deadline: this returns
+            in_time()?;
+            stats.layouts += 1;
+            let grid = match base_filler {
+                Some(f) => {
+                    f.deadline = *deadline;
+                    f.random_grid(rng, budget, 1000)
+                }
+                None => switch::pattern_grid_until(base, rng, *deadline),
+            };
+            let Some(grid) = grid else {
+                in_time()?;
                 continue;
             };
-            let g = Geometry::jigsaw(n, regions)?.with_diagonals(self.options.diagonals);
-            let mut filler = Filler::new(&g);
-            filler.deadline = self.deadline;
-            if let Some(grid) = filler.random_grid(&mut self.rng, budget, restarts) {
-                let pattern = if spread {
-                    filler.random_grid(&mut self.rng, budget, restarts)
-                } else {
-                    None
-                };
-                return Ok((Arc::new(g), grid, pattern));
-            }
+            let Some(regions) = layout::random_layout_around(n, &grid, rng, *deadline) else {
+                in_time()?; // it stops only at the deadline: this returns
+                continue;
+            };
+            let g = Geometry::jigsaw(n, regions)?.with_diagonals(options.diagonals);
+            let pattern = if spread {
+                // A second grid of this layout, by search: a layout may resist it, and then
+                // the spread order goes without its pattern (see the module doc).
+                let mut filler = Filler::new(&g);
+                filler.deadline = *deadline;
+                filler.random_grid(rng, budget, restarts)
+            } else {
+                None
+            };
+            return Ok((Arc::new(g), grid, pattern));
         }
         Err(GenerateError::NoGrid {
             what: format!(

@@ -150,6 +150,34 @@ fn jigsaw_puzzles_have_connected_regions_and_are_unique() {
     }
 }
 
+/// Jigsaw grids from side 16 up: layouts drawn first and filled after failed every 20x20 and
+/// 25x25 request ("no full grid found ... after 200 tries"); layouts around a grid always
+/// have one.
+#[test]
+fn large_jigsaw_puzzles_are_made_and_unique() {
+    let sat = EngineSpec::new("sat");
+    for (n, clues, diagonals) in [
+        (16, 150, false),
+        (20, 250, false),
+        (25, 500, false),
+        (16, 160, true),
+    ] {
+        let o = GenerateOptions {
+            jigsaw: true,
+            diagonals,
+            ..options(n, Target::Clues(clues), 1)
+        };
+        for p in generate(o, 2) {
+            let g = p.geometry();
+            assert!(g.is_jigsaw() && g.has_diagonals() == diagonals);
+            assert_eq!(g.disconnected_region(), None);
+            assert_eq!(p.clues(), clues);
+            let mut engine = sat.make().unwrap();
+            assert_eq!(status(&mut *engine, &p), Status::Unique, "{n}");
+        }
+    }
+}
+
 #[test]
 fn same_seed_same_puzzles() {
     for o in [
