@@ -119,6 +119,19 @@ fn skipped(line: &str) -> bool {
 
 /// Reads a problem in DLX1's format. Options are numbered in file order.
 pub fn read_dlx1(text: &str) -> Result<ExactCover, Dlx1Error> {
+    read_dlx1_until(text, None).map(|x| x.expect("no deadline"))
+}
+
+/// Option lines read between two reads of the clock in [`read_dlx1_until`].
+const LINES_PER_CLOCK_READ: usize = 4096;
+
+/// [`read_dlx1`] that reads the clock every [`LINES_PER_CLOCK_READ`] lines and gives up
+/// (`Ok(None)`) once `deadline` has passed: the matrix of an empty 128x128 grid is 62 MB and
+/// takes about a second to read, which a time limit covers.
+pub fn read_dlx1_until(
+    text: &str,
+    deadline: Option<std::time::Instant>,
+) -> Result<Option<ExactCover>, Dlx1Error> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let err = |line, column, kind| Dlx1Error { line, column, kind };
     let Some((item_line, first)) = lines.by_ref().find(|(_, l)| !skipped(l)) else {
@@ -158,6 +171,11 @@ pub fn read_dlx1(text: &str) -> Result<ExactCover, Dlx1Error> {
     let mut option: Vec<u32> = Vec::new();
     let mut cols: Vec<usize> = Vec::new();
     for (line, text) in lines {
+        if line % LINES_PER_CLOCK_READ == 0
+            && deadline.is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            return Ok(None);
+        }
         if skipped(text) {
             continue;
         }
@@ -188,7 +206,7 @@ pub fn read_dlx1(text: &str) -> Result<ExactCover, Dlx1Error> {
             Err(_) => return Err(err(line, 1, Dlx1ErrorKind::TooLarge)),
         }
     }
-    Ok(x)
+    Ok(Some(x))
 }
 
 /// Writes `x` in DLX1's format: each of `comments` as a `| ` comment line, the item line, then
@@ -238,6 +256,20 @@ mod tests {
 
     const KNUTH: &str =
         "| A simple example\nA B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
+
+    /// A passed deadline stops the reading of a long file; none reads it whole.
+    #[test]
+    fn reading_stops_at_the_deadline() {
+        let mut text = String::from("a b\n");
+        for _ in 0..3 * LINES_PER_CLOCK_READ {
+            text.push_str("a\n");
+        }
+        let past = std::time::Instant::now();
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        assert_eq!(read_dlx1_until(&text, Some(past)), Ok(None));
+        let x = read_dlx1(&text).unwrap();
+        assert_eq!(x.options(), 3 * LINES_PER_CLOCK_READ);
+    }
 
     #[test]
     fn reads_knuths_example_and_round_trips() {

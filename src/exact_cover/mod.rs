@@ -16,7 +16,7 @@ pub mod propagate;
 pub mod solve;
 pub mod sudoku;
 
-pub use dlx1_format::{read_dlx1, to_dlx1, write_dlx1, Dlx1Error, Dlx1ErrorKind};
+pub use dlx1_format::{read_dlx1, read_dlx1_until, to_dlx1, write_dlx1, Dlx1Error, Dlx1ErrorKind};
 pub use links::Links;
 pub use preprocess::{preprocess, PreStats, Preprocessed, Reduction};
 pub use problem::{CoverError, ExactCover};
