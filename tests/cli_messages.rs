@@ -667,3 +667,133 @@ fn a_jigsaw_solution_reads_back_as_the_same_jigsaw() {
         assert_eq!(body(&stdout(&o)), body(&text), "{output}");
     }
 }
+
+/// A run output of 6 rows (`out/c.csv` and its sidecar `out/c.json`) from `e.toml` in `d`.
+fn run_output(d: &Path) -> Vec<String> {
+    puzzle_file(d);
+    std::fs::write(
+        d.join("e.toml"),
+        "name = \"cells\"\nrepetitions = 3\n[[datasets]]\npath = \"p.txt\"\n\
+         [[engines]]\nengine = \"dlx\"\n[[engines]]\nengine = \"human\"\n",
+    )
+    .unwrap();
+    let o = run_in(d, &["run", "e.toml", "--out", "out/c.csv", "--no-charts"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(d.join("out/c.csv")).unwrap();
+    let lines: Vec<String> = text.lines().map(String::from).collect();
+    assert_eq!(lines.len(), 7);
+    lines
+}
+
+/// `lines` with the cell of `column` on line `line` (1-based) set to `cell`, written to
+/// `name` with a copy of the run's sidecar (for `merge` and `--resume`).
+fn spoiled(d: &Path, lines: &[String], line: usize, column: &str, cell: &str, name: &str) {
+    let i = sudolab::experiment::COLUMNS
+        .iter()
+        .position(|c| *c == column)
+        .unwrap();
+    let mut lines = lines.to_vec();
+    // The runner's rows have no quoted comma before the note (the last column).
+    let mut cells: Vec<&str> = lines[line - 1].split(',').collect();
+    cells[i] = cell;
+    lines[line - 1] = cells.join(",");
+    std::fs::write(d.join(name), lines.join("\n") + "\n").unwrap();
+    std::fs::copy(d.join("out/c.json"), d.join(name.replace(".csv", ".json"))).unwrap();
+}
+
+/// `run --resume` of the run output copied to `bad.csv` ([`spoiled`]).
+const RESUME_BAD: &[&str] = &[
+    "run",
+    "e.toml",
+    "--out",
+    "bad.csv",
+    "--resume",
+    "--no-charts",
+];
+
+/// Every reader of run rows (`summary`, `plot`, `report`, `merge`, `run --resume`) refuses a
+/// cell the runner never writes, naming file, line, field and column: an infinite `cpu_s`
+/// made `plot --kind bars` and `report` allocate until killed, NaN and negative times gave
+/// "NaN s" and negative means, and an unknown status was counted as unsolved.
+#[test]
+fn every_reader_refuses_impossible_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let lines = run_output(d);
+    let seconds = "expected a finite non-negative number of seconds";
+    for (column, cell, expected) in [
+        ("cpu_s", "inf", seconds),
+        ("cpu_s", "NaN", seconds),
+        ("wall_s", "-1", seconds),
+        ("build_s", "1e300", seconds),
+        ("solve_s", "-inf", seconds),
+        ("time_limit_s", "inf", seconds),
+        (
+            "status",
+            "bogus",
+            "expected one of solved, unique, multiple, unsat",
+        ),
+    ] {
+        spoiled(d, &lines, 3, column, cell, "bad.csv");
+        let field = sudolab::experiment::COLUMNS
+            .iter()
+            .position(|c| *c == column)
+            .unwrap()
+            + 1;
+        let at = format!("bad.csv:3:{field}: column `{column}`: {expected}");
+        let found = format!("found {cell:?}");
+        for args in [
+            &["summary", "bad.csv"][..],
+            &["plot", "bad.csv", "--kind", "bars", "--out", "x.svg"],
+            &["report", "bad.csv", "-o", "x.html"],
+            &["merge", "bad.csv", "-o", "m.csv", "--force"],
+            RESUME_BAD,
+        ] {
+            let o = run_in(d, args);
+            refused(&o, &[&at, &found]);
+        }
+    }
+}
+
+/// `run --resume` names the line a bad row is on (it said the next one) and the column of a
+/// bad cell (it said `field 41`, counted from 0); a torn last row is still forgiven.
+#[test]
+fn resume_names_the_line_and_column_of_a_bad_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let lines = run_output(d);
+    spoiled(d, &lines, 4, "job", "x", "bad.csv");
+    refused(
+        &run_in(d, RESUME_BAD),
+        &["bad.csv:4:42: column `job`: expected a whole number, found \"x\""],
+    );
+    let torn = |last: usize| {
+        let mut cut = lines.clone();
+        cut[last - 1] = cut[last - 1]
+            .split(',')
+            .take(40)
+            .collect::<Vec<_>>()
+            .join(",");
+        std::fs::write(d.join("bad.csv"), cut.join("\n") + "\n").unwrap();
+    };
+    torn(4);
+    refused(
+        &run_in(d, RESUME_BAD),
+        &["bad.csv:4: expected 43 fields like the header, found 40"],
+    );
+    // `summary` says the same line.
+    refused(
+        &run_in(d, &["summary", "bad.csv"]),
+        &["bad.csv:4: expected 43 fields like the header, found 40"],
+    );
+    torn(7);
+    let o = run_in(d, RESUME_BAD);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(d.join("bad.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        7
+    );
+}

@@ -12,7 +12,7 @@
 //! earliest/latest of the inputs, `status_counts` recomputed, and `merged_from` holding every
 //! input's sidecar.
 
-use super::record::{Record, COLUMNS};
+use super::record::{Record, RowReader, COLUMNS};
 use super::{rowfile, sidecar};
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
@@ -85,22 +85,10 @@ pub fn merge(
                 input.display()
             );
         }
-        let mut reader = csv::Reader::from_reader(text.as_slice());
-        let headers = reader.byte_headers()?.clone();
-        let mut row = csv::ByteRecord::new();
-        loop {
-            let start = reader.position().byte() as usize;
-            let line = reader.position().line();
-            let bad = |e: &dyn std::fmt::Display| {
-                anyhow::anyhow!("{}:{line}: bad record: {e}", input.display())
-            };
-            if !reader.read_byte_record(&mut row).map_err(|e| bad(&e))? {
-                break;
-            }
-            let end = reader.position().byte() as usize;
-            let r: Record = row.deserialize(Some(&headers)).map_err(|e| bad(&e))?;
+        let mut reader = RowReader::new(input, text.as_slice())?;
+        while let Some((r, span)) = reader.next_row()? {
             holders.entry(r.job).or_default().push(i);
-            rows.push((r, i, start..end));
+            rows.push((r, i, span));
         }
         texts.push(text);
     }

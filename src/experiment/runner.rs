@@ -573,31 +573,20 @@ fn read_existing(path: &Path) -> anyhow::Result<Existing> {
                 path.display()
             );
         }
-        let mut reader = csv::Reader::from_reader(&text[..keep]);
-        let headers = reader.byte_headers()?.clone();
-        let mut row = csv::ByteRecord::new();
-        good_end = reader.position().byte() as usize;
+        let mut reader = record::RowReader::new(path, &text[..keep])?;
+        good_end = reader.end();
         loop {
-            let err = match reader.read_byte_record(&mut row) {
-                Ok(false) => break,
-                Ok(true) => match row.deserialize::<Record>(Some(&headers)) {
-                    Ok(r) => {
-                        good_end = reader.position().byte() as usize;
-                        records.push(r);
-                        continue;
-                    }
-                    Err(e) => e.to_string(),
-                },
-                Err(e) => e.to_string(),
-            };
-            // A bad row is forgiven only as the last one (a torn write); elsewhere the file
-            // is corrupt.
-            let line = reader.position().line();
-            let mut rest = csv::ByteRecord::new();
-            if matches!(reader.read_byte_record(&mut rest), Ok(true)) {
-                bail!("{}:{line}: bad row: {err}", path.display());
+            match reader.next_row() {
+                Ok(Some((r, _))) => {
+                    good_end = reader.end();
+                    records.push(r);
+                }
+                Ok(None) => break,
+                // A bad row is forgiven only as the last one (a torn write); elsewhere the
+                // file is corrupt.
+                Err(e) if reader.more() => return Err(e),
+                Err(_) => break,
             }
-            break;
         }
     }
     let cut = if !gzip {

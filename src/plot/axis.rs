@@ -70,6 +70,7 @@ impl Axis {
 
     /// A log axis over plot coordinates `lo..hi` (decimal exponents).
     pub fn log_range(label: impl Into<String>, unit: Unit, lo: f64, hi: f64) -> Axis {
+        let (lo, hi) = log_bounds(lo, hi);
         let span = hi - lo;
         let first = lo.ceil() as i32;
         let last = hi.floor() as i32;
@@ -121,24 +122,34 @@ impl Axis {
         max: f64,
         from_zero: bool,
     ) -> Axis {
+        let (min, max) = linear_bounds(min, max);
         let (mut lo, mut hi) = if from_zero {
             (0.0_f64.min(min), max.max(0.0))
         } else {
             (min, max)
         };
         if hi - lo <= 0.0 {
-            hi = lo + 1.0;
+            // Widened relative to the value: `lo + 1.0` is `lo` again once |lo| > 2^53.
+            hi = lo + lo.abs().max(1.0);
         }
         let step = nice_step((hi - lo) / 8.0);
         let pad = if from_zero { 0.0 } else { step * 0.3 };
         lo -= pad;
         hi += step * 0.3;
-        let mut ticks = Vec::new();
-        let mut t = (lo / step).ceil() * step;
-        while t <= hi + step * 1e-9 {
-            ticks.push(if t.abs() < step * 1e-9 { 0.0 } else { t });
-            t += step;
-        }
+        // Ticks by index, not by adding `step` until past `hi`: the sum stalls where `step`
+        // is below the spacing of floats near `lo`, and the loop then never ended.
+        let first = (lo / step).ceil();
+        let count = ((hi + step * 1e-9) / step).floor() - first + 1.0;
+        let ticks = (0..count.clamp(0.0, 20.0) as u32)
+            .map(|i| {
+                let t = (first + f64::from(i)) * step;
+                if t.abs() < step * 1e-9 {
+                    0.0
+                } else {
+                    t
+                }
+            })
+            .collect();
         Axis {
             label: label.into(),
             unit,
@@ -198,6 +209,36 @@ impl Axis {
         let v = if self.log { 10f64.powf(t) } else { t };
         format_value(v, self.unit)
     }
+}
+
+/// The widest plot range a log axis draws, in decimal exponents: every positive finite
+/// `f64` is within 10^-324..10^309.
+const LOG_LIMIT: f64 = 330.0;
+
+/// `lo..hi` made finite and bounded, as decimal exponents: an infinite or NaN end (a value of
+/// infinity or NaN reached a chart) used to make the decade loops run to `i32::MAX` and
+/// allocate until the process was killed.
+fn log_bounds(lo: f64, hi: f64) -> (f64, f64) {
+    let bound =
+        |v: f64, default: f64| if v.is_nan() { default } else { v }.clamp(-LOG_LIMIT, LOG_LIMIT);
+    let lo = bound(lo, 0.0);
+    let hi = bound(hi, lo + 1.0);
+    if hi > lo {
+        (lo, hi)
+    } else {
+        (lo, lo + 1.0)
+    }
+}
+
+/// `min..max` made finite for a linear axis: infinities become the largest finite values (a
+/// tick step of a finite span exists), NaN the other end (or 0).
+fn linear_bounds(min: f64, max: f64) -> (f64, f64) {
+    // A quarter of f64::MAX, so that padding and the span (`hi - lo`) stay finite.
+    const LIMIT: f64 = f64::MAX / 4.0;
+    let bound = |v: f64, default: f64| if v.is_nan() { default } else { v }.clamp(-LIMIT, LIMIT);
+    let min = bound(min, if max.is_nan() { 0.0 } else { max });
+    let max = bound(max, min);
+    (min, max.max(min))
 }
 
 /// 1, 2 or 5 times a power of ten, at least `raw`.
@@ -290,6 +331,49 @@ mod tests {
         // a wide one thins its decades
         let w = Axis::log("n", Unit::Count, 1.0, 1e15);
         assert!(w.ticks.len() <= 10, "{:?}", w.ticks);
+    }
+
+    /// Extreme ends (finite or not) give a bounded axis at once: an infinite end made the
+    /// decade loop of a log axis run to `i32::MAX` (4 GB, then the OOM killer), and equal
+    /// ends past 2^53 made the tick loop of a linear axis stall forever.
+    #[test]
+    fn extreme_ranges_give_bounded_axes() {
+        let ends = [
+            0.0,
+            1e-300,
+            1.0,
+            1e300,
+            f64::MAX,
+            -f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        for &a in &ends {
+            for &b in &ends {
+                for unit in [Unit::Seconds, Unit::Count] {
+                    let l = Axis::log("t", unit, a, b);
+                    assert!(
+                        l.lo.is_finite() && l.hi.is_finite() && l.lo < l.hi,
+                        "{a} {b}"
+                    );
+                    assert!(l.ticks.len() + l.minor.len() <= 800, "{a} {b}");
+                    for t in &l.ticks {
+                        l.tick_label(*t);
+                    }
+                    let r = Axis::log_range("t", unit, a, b);
+                    assert!(r.ticks.len() + r.minor.len() <= 800, "{a} {b}");
+                }
+                for from_zero in [false, true] {
+                    let x = Axis::linear("x", Unit::Plain, a, b, from_zero);
+                    assert!(
+                        x.lo.is_finite() && x.hi.is_finite() && x.lo < x.hi,
+                        "{a} {b}"
+                    );
+                    assert!(!x.ticks.is_empty() && x.ticks.len() <= 20, "{a} {b} {x:?}");
+                }
+            }
+        }
     }
 
     #[test]

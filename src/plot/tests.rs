@@ -300,6 +300,32 @@ fn all_unanswered_draws_an_empty_chart_that_says_so() {
     assert!(text.contains("no answered run to draw"), "{text}");
 }
 
+/// Times at the ends of the float range (finite, as the run-CSV reader lets nothing else
+/// through, and not, for records made in code) draw every kind in bounded time and memory:
+/// an infinite `cpu_s` made the bar chart's log axis loop over 2^31 decades (a 4 GB
+/// allocation, then the OOM killer).
+#[test]
+fn extreme_times_draw_every_kind() {
+    for extreme in [1e300, 1e-300, f64::MAX, f64::INFINITY, f64::NAN] {
+        for every_row in [false, true] {
+            let mut records = synthetic();
+            for (i, r) in records.iter_mut().enumerate() {
+                if every_row || i % 7 == 0 {
+                    (r.cpu_s, r.solve_s, r.wall_s) = (extreme, extreme, extreme);
+                    r.time_limit_s = Some(extreme);
+                }
+            }
+            let mut kinds = all_kinds();
+            kinds.push(spec(ChartKind::Bars, Some("par2_s")));
+            for s in kinds {
+                let (svg, _) = render_svg(&records, &s)
+                    .unwrap_or_else(|e| panic!("{extreme} {}: {e}", s.slug()));
+                check_svg(&svg);
+            }
+        }
+    }
+}
+
 #[test]
 fn default_charts_fit_the_records() {
     let records = synthetic();
