@@ -50,14 +50,15 @@ pub static INFO: EngineInfo = EngineInfo {
     source: "I. Lynce, J. Ouaknine, Sudoku as a SAT problem (2006); G. Kwon, H. Jain, \
              Optimized CNF encoding for Sudoku puzzles (2006); AMO encodings: Sinz 2005, \
              Frisch et al. 2005, Chen 2010, Klieber & Kwon 2007",
-    nodes: "SAT decisions of the backend (batsat; external solvers that print them), summed \
-            over the solve calls; empty with varisat and embedded CaDiCaL, which expose none \
-            (--node-limit caps each solve call's decisions: batsat and external CaDiCaL or \
+    nodes: "none: a SAT search has no tree, so the nodes, guesses and backtracks columns are \
+            empty; what --node-limit counts is the backend's SAT decisions, in the decisions \
+            column (batsat; external solvers that print them), summed over the solve calls, \
+            empty with varisat and embedded CaDiCaL, which expose none (--node-limit caps \
+            each solve call's decisions: batsat and external CaDiCaL or \
             Kissat at the decisions left, batsat passing N by up to the assumptions' number \
             with givens as assumptions; embedded CaDiCaL at N per call; not applied by \
             varisat, which the row's note says)",
-    counters: "guesses = decisions (same source as nodes); backtracks = conflicts (empty where not \
-               exposed); decisions/conflicts/propagations: backend counters, empty for \
+    counters: "decisions/conflicts/propagations: backend counters, empty for \
                varisat and embedded CaDiCaL; learned: clauses embedded CaDiCaL learned \
                (through its learner hook: at most its conflicts, as some conflicts learn \
                no clause; with a portfolio, CaDiCaL's alone); \
