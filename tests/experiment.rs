@@ -161,6 +161,93 @@ fn bad_experiment_files_exit_2_naming_file_and_key() {
     }
 }
 
+/// A `[[charts]]` entry that no rows could draw stops the run before its first job, exit 2,
+/// naming the file, line and column of the value at fault (it used to be a warning after the
+/// last job, exit 0), as `report --charts-from` refuses it.
+#[test]
+fn a_bad_chart_stops_the_run_before_its_first_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Lines 1-8; the chart's table starts at line 9, its key at line 10.
+    let head = format!(
+        "{BASE}[[datasets]]\npath = \"{}\"\nfirst = 2\n[[engines]]\nengine = \"human\"\n\
+         [[engines]]\nengine = \"dlx\"\n",
+        data("pe96.txt")
+    );
+    let cases: [(&str, &[&str]); 9] = [
+        (
+            "kind = \"scatter\"\nx = \"nonexistent\"\nmetric = \"foo\"\n",
+            &["c.toml:12:10: charts[0].metric", "unknown metric `foo`"],
+        ),
+        (
+            "kind = \"scatter\"\nx = \"nonexistent\"\n",
+            &[
+                "c.toml:11:5: charts[0].x",
+                "`nonexistent`",
+                "there are: human, dlx",
+            ],
+        ),
+        (
+            "kind = \"scatter\"\nmetric = \"foo\"\n",
+            &[
+                "c.toml:11:10: charts[0].metric",
+                "unknown metric `foo`",
+                "cpu_s",
+            ],
+        ),
+        (
+            "kind = \"bars\"\nmetric = \"nodes\"\n",
+            &[
+                "c.toml:11:10: charts[0].metric",
+                "for a bar chart",
+                "par2_s",
+            ],
+        ),
+        (
+            "kind = \"line\"\nx = \"colour\"\n",
+            &["c.toml:11:5: charts[0].x", "unknown x column `colour`"],
+        ),
+        (
+            "kind = \"box\"\nconfigs = [\"dlx\", \"sat\"]\n",
+            &["c.toml:11:11: charts[0].configs", "no configuration `sat`"],
+        ),
+        (
+            "kind = \"cactus\"\ndatasets = [\"top95\"]\n",
+            &[
+                "c.toml:11:12: charts[0].datasets",
+                "no dataset `top95`",
+                "pe96",
+            ],
+        ),
+        (
+            "kind = \"cactus\"\nfile = \"c.pdf\"\n",
+            &["c.toml:11:8: charts[0].file", ".svg or .png"],
+        ),
+        (
+            "kind = \"scatter\"\nconfigs = [\"dlx\"]\n",
+            &["c.toml:10:8: charts[0].kind", "two configurations"],
+        ),
+    ];
+    for (chart, wanted) in cases {
+        write(d, "c.toml", &format!("{head}[[charts]]\n{chart}"));
+        let o = run(d, &["run", "c.toml", "--out", "c.csv"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{chart}: {err}");
+        for w in wanted {
+            assert!(err.contains(w), "{chart}: {w:?} not in {err}");
+        }
+        assert!(!d.join("c.csv").exists(), "{chart}: jobs ran");
+    }
+    // The same charts, written well, are drawn after the run.
+    let good = "kind = \"scatter\"\nx = \"dlx\"\ny = \"human\"\n[[charts]]\nkind = \"bars\"\n\
+                metric = \"median_nodes\"\n[[charts]]\nkind = \"line\"\nmetric = \"nodes\"\n";
+    write(d, "c.toml", &format!("{head}[[charts]]\n{good}"));
+    let o = run(d, &["run", "c.toml", "--out", "c.csv"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("warning"), "{err}");
+}
+
 #[test]
 fn a_bad_dataset_file_stops_before_any_job() {
     let dir = tempfile::tempdir().unwrap();
