@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn sudolab(dir: &Path) -> Command {
@@ -159,6 +159,93 @@ fn bad_experiment_files_exit_2_naming_file_and_key() {
         assert!(!err.contains("panicked"), "{err}");
         assert!(!d.join("results").exists(), "{file}: output created");
     }
+}
+
+/// A `[[charts]]` entry that no rows could draw stops the run before its first job, exit 2,
+/// naming the file, line and column of the value at fault (it used to be a warning after the
+/// last job, exit 0), as `report --charts-from` refuses it.
+#[test]
+fn a_bad_chart_stops_the_run_before_its_first_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Lines 1-8; the chart's table starts at line 9, its key at line 10.
+    let head = format!(
+        "{BASE}[[datasets]]\npath = \"{}\"\nfirst = 2\n[[engines]]\nengine = \"human\"\n\
+         [[engines]]\nengine = \"dlx\"\n",
+        data("pe96.txt")
+    );
+    let cases: [(&str, &[&str]); 9] = [
+        (
+            "kind = \"scatter\"\nx = \"nonexistent\"\nmetric = \"foo\"\n",
+            &["c.toml:12:10: charts[0].metric", "unknown metric `foo`"],
+        ),
+        (
+            "kind = \"scatter\"\nx = \"nonexistent\"\n",
+            &[
+                "c.toml:11:5: charts[0].x",
+                "`nonexistent`",
+                "there are: human, dlx",
+            ],
+        ),
+        (
+            "kind = \"scatter\"\nmetric = \"foo\"\n",
+            &[
+                "c.toml:11:10: charts[0].metric",
+                "unknown metric `foo`",
+                "cpu_s",
+            ],
+        ),
+        (
+            "kind = \"bars\"\nmetric = \"nodes\"\n",
+            &[
+                "c.toml:11:10: charts[0].metric",
+                "for a bar chart",
+                "par2_s",
+            ],
+        ),
+        (
+            "kind = \"line\"\nx = \"colour\"\n",
+            &["c.toml:11:5: charts[0].x", "unknown x column `colour`"],
+        ),
+        (
+            "kind = \"box\"\nconfigs = [\"dlx\", \"sat\"]\n",
+            &["c.toml:11:11: charts[0].configs", "no configuration `sat`"],
+        ),
+        (
+            "kind = \"cactus\"\ndatasets = [\"top95\"]\n",
+            &[
+                "c.toml:11:12: charts[0].datasets",
+                "no dataset `top95`",
+                "pe96",
+            ],
+        ),
+        (
+            "kind = \"cactus\"\nfile = \"c.pdf\"\n",
+            &["c.toml:11:8: charts[0].file", ".svg or .png"],
+        ),
+        (
+            "kind = \"scatter\"\nconfigs = [\"dlx\"]\n",
+            &["c.toml:10:8: charts[0].kind", "two configurations"],
+        ),
+    ];
+    for (chart, wanted) in cases {
+        write(d, "c.toml", &format!("{head}[[charts]]\n{chart}"));
+        let o = run(d, &["run", "c.toml", "--out", "c.csv"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{chart}: {err}");
+        for w in wanted {
+            assert!(err.contains(w), "{chart}: {w:?} not in {err}");
+        }
+        assert!(!d.join("c.csv").exists(), "{chart}: jobs ran");
+    }
+    // The same charts, written well, are drawn after the run.
+    let good = "kind = \"scatter\"\nx = \"dlx\"\ny = \"human\"\n[[charts]]\nkind = \"bars\"\n\
+                metric = \"median_nodes\"\n[[charts]]\nkind = \"line\"\nmetric = \"nodes\"\n";
+    write(d, "c.toml", &format!("{head}[[charts]]\n{good}"));
+    let o = run(d, &["run", "c.toml", "--out", "c.csv"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("warning"), "{err}");
 }
 
 #[test]
@@ -322,6 +409,130 @@ fn an_existing_output_is_never_overwritten_and_a_complete_one_is_reported() {
         assert_eq!(o.status.code(), Some(2));
         assert!(stderr(&o).contains("fingerprint"), "{}", stderr(&o));
     }
+}
+
+/// Two runs on one output appended the same jobs, tore each other's lines and both exited 0.
+/// While a run holds its output, a second one, with or without --resume, is refused (exit 2,
+/// naming the output); the other shard, written to another output, runs beside it; and the
+/// lock dies with its process, so the --resume after a SIGKILL runs the jobs left.
+#[test]
+fn a_second_run_on_the_same_output_is_refused_while_the_first_holds_it() {
+    const REPS: usize = 60;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Shard 0/2 is the empty grid, each run stopped at its 0.05 s limit (about 3 s in all);
+    // shard 1/2 a grid one cell short of solved, done at once.
+    let solved =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    write(
+        d,
+        "grids.txt",
+        &format!("{}\n.{}\n", ".".repeat(81), &solved[1..]),
+    );
+    timed_experiment(d, REPS, "grids.txt");
+    let args = |shard: &str, out: &str| {
+        [
+            "run",
+            "timed.toml",
+            "--no-charts",
+            "--threads",
+            "1",
+            "--shard",
+            shard,
+            "--out",
+            out,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    // (Two names: x.csv and x.csv.gz in one directory would share their sidecar.)
+    for out in ["busy.csv", "zbusy.csv.gz"] {
+        let path = d.join(out);
+        let mut child = spawn_until_rows(d, &args("0/2", out), Stdio::null(), &path, 2);
+        for resume in [false, true] {
+            let mut second = args("0/2", out);
+            if resume {
+                second.push("--resume".into());
+            }
+            let o = sudolab(d).args(&second).output().unwrap();
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{err}");
+            assert!(
+                err.contains(out) && err.contains("another `sudolab run`"),
+                "{err}"
+            );
+        }
+        let other = format!("other-{out}");
+        let o = sudolab(d).args(args("1/2", &other)).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(jobs_or_none(&d.join(&other)), REPS);
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the first run ended before the checks"
+        );
+        // SIGKILL: the lock goes with the process.
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let mut resume = args("0/2", out);
+        resume.push("--resume".into());
+        let o = sudolab(d).args(&resume).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let mut jobs = jobs_of(&path);
+        jobs.sort();
+        let shard0: Vec<u64> = (0..REPS as u64).collect();
+        assert_eq!(jobs, shard0, "each job of shard 0/2 exactly once");
+    }
+}
+
+/// `x.csv` and `x.csv.gz` (or `x.gz`) in one directory share the sidecar `x.json`, the charts
+/// and the report: a run of one beside the other would overwrite what the other needs to be
+/// resumed or merged, so it is refused (exit 2, naming both) and nothing is written. A
+/// sidecar that names its output lets that output alone run beside a copy.
+#[test]
+fn outputs_that_would_share_a_sidecar_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "e.toml",
+        &format!(
+            "{BASE}[[datasets]]\npath = \"{}\"\nfirst = 2\n[[engines]]\nengine = \"human\"\n",
+            data("pe96.txt")
+        ),
+    );
+    std::fs::create_dir(d.join("r")).unwrap();
+    let o = run(d, &["run", "e.toml", "--no-charts", "--out", "r/x.csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let side = d.join("r/x.json");
+    let side_before = std::fs::read(&side).unwrap();
+    let o = run(d, &["run", "e.toml", "--no-charts", "--out", "r/x.csv.gz"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("r/x.csv.gz") && err.contains("r/x.json") && err.contains("r/x.csv,"),
+        "{err}"
+    );
+    assert!(!d.join("r/x.csv.gz").exists());
+    assert_eq!(std::fs::read(&side).unwrap(), side_before);
+    // The first output is intact: the same command reports it complete.
+    let o = run(d, &["run", "e.toml", "--no-charts", "--out", "r/x.csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("already complete"), "{}", stderr(&o));
+    // A copy beside it (gzip -k) leaves the owner of the sidecar free, not the copy.
+    std::fs::copy(d.join("r/x.csv"), d.join("r/x.csv.gz")).unwrap();
+    let o = run(d, &["run", "e.toml", "--no-charts", "--out", "r/x.csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(d, &["run", "e.toml", "--no-charts", "--out", "r/x.csv.gz"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // A sidecar written before outputs were recorded names none: the neighbour is refused.
+    let mut meta: serde_json::Value = serde_json::from_slice(&side_before).unwrap();
+    meta.as_object_mut().unwrap().remove("output");
+    std::fs::write(&side, meta.to_string()).unwrap();
+    let o = run(d, &["run", "e.toml", "--no-charts", "--out", "r/x.csv"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    std::fs::remove_file(d.join("r/x.csv.gz")).unwrap();
+    let o = run(d, &["run", "e.toml", "--no-charts", "--out", "r/x.csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
 /// A run killed before its first row leaves a header (or less) and perhaps no sidecar: the
@@ -641,6 +852,44 @@ fn killed_at_any_moment_then_resumed_runs_exactly_the_lost_jobs() {
     }
 }
 
+/// Writes `timed.toml`: `reps` runs of `backtrack` counting every solution of each grid of
+/// `grids` (a file in `d`), each stopped at a 50 ms time limit unless the grid is nearly
+/// solved. An empty 9x9 grid has about 6.7e21 solutions, so its runs last 50 ms each however
+/// fast the machine is.
+fn timed_experiment(d: &Path, reps: usize, grids: &str) {
+    write(
+        d,
+        "timed.toml",
+        &format!(
+            "name = \"timed\"\nrepetitions = {reps}\nmax_solutions = 0\n[limits]\n\
+             time = 0.05\n[[datasets]]\npath = \"{grids}\"\n[[engines]]\n\
+             engine = \"backtrack\"\n"
+        ),
+    );
+}
+
+/// Starts `sudolab ARGS` in `d` (stdout discarded) and returns once `out` holds `rows` rows.
+fn spawn_until_rows<S: AsRef<std::ffi::OsStr>>(
+    d: &Path,
+    args: &[S],
+    stderr: Stdio,
+    out: &Path,
+    rows: usize,
+) -> Child {
+    let child = sudolab(d)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while jobs_or_none(out) < rows {
+        assert!(t.elapsed() < Duration::from_secs(20), "no rows appear");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child
+}
+
 /// SIGTERM and SIGINT: the run writes every row it has, notes the signal in its sidecar and
 /// exits with 128 + the signal number; --resume then runs exactly the jobs left.
 ///
@@ -655,39 +904,22 @@ fn a_signal_writes_the_rows_and_exits_128_plus_its_number() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write(d, "empty.txt", &format!("{}\n", ".".repeat(81)));
-    write(
-        d,
-        "timed.toml",
-        &format!(
-            "name = \"timed\"\nrepetitions = {JOBS}\nmax_solutions = 0\n[limits]\n\
-             time = 0.05\n[[datasets]]\npath = \"empty.txt\"\n[[engines]]\n\
-             engine = \"backtrack\"\n"
-        ),
-    );
+    timed_experiment(d, JOBS, "empty.txt");
     for (signal, code, out) in [
         (libc::SIGTERM, 143, "term.csv.gz"),
         (libc::SIGINT, 130, "int.csv"),
     ] {
         let path = d.join(out);
-        let child = sudolab(d)
-            .args([
-                "run",
-                "timed.toml",
-                "--no-charts",
-                "--threads",
-                "1",
-                "--out",
-                out,
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let t = Instant::now();
-        while jobs_or_none(&path) < 4 {
-            assert!(t.elapsed() < Duration::from_secs(20), "no rows appear");
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        let args = [
+            "run",
+            "timed.toml",
+            "--no-charts",
+            "--threads",
+            "1",
+            "--out",
+            out,
+        ];
+        let child = spawn_until_rows(d, &args, Stdio::piped(), &path, 4);
         // SAFETY: a signal to our own child.
         unsafe {
             libc::kill(child.id() as libc::pid_t, signal);

@@ -1,8 +1,12 @@
-//! What an experiment file's `[[charts]]` tables ask for: the kinds of chart and one chart's
-//! settings. The experiment file owns them (they are read and checked with it); drawing them
-//! is [`crate::plot`]'s work.
+//! What an experiment file's `[[charts]]` tables ask for: the kinds of chart, one chart's
+//! settings, and the metrics and columns a chart can name. The experiment file owns them
+//! (they are read and checked with it, before any job: [`ChartSpec::check`]); drawing them is
+//! [`crate::plot`]'s work.
 
+use super::Record;
+use anyhow::bail;
 use serde::Deserialize;
+use std::path::Path;
 
 /// The kinds of chart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
@@ -62,6 +66,14 @@ pub struct ChartSpec {
     pub datasets: Vec<String>,
 }
 
+/// A `[[charts]]` entry that no rows could draw: the key at fault (for the error's position
+/// in the experiment file) and why.
+#[derive(Debug)]
+pub struct ChartError {
+    pub key: &'static str,
+    pub message: String,
+}
+
 impl ChartSpec {
     /// A chart of `kind` with every other field at its default.
     pub fn new(kind: ChartKind) -> ChartSpec {
@@ -84,6 +96,85 @@ impl ChartSpec {
             (None, ChartKind::Bars) => "par2_s",
             (None, _) => "cpu_s",
         }
+    }
+
+    /// Checks what can be checked before any row exists, so that a bad entry stops the run
+    /// before its first job rather than after its last: the metric (and a line chart's x
+    /// column) for the kind, a scatter's `x` and `y` and the `configs` against the
+    /// experiment's configuration labels, `datasets` against its dataset names, and the
+    /// file's extension. (What depends on the rows, e.g. a configuration whose runs all
+    /// failed, is still found when the chart is drawn.)
+    pub fn check(&self, labels: &[&str], datasets: &[&str]) -> Result<(), ChartError> {
+        let fail = |key, message: String| Err(ChartError { key, message });
+        for (key, wanted, there, what) in [
+            ("configs", &self.configs, labels, "configuration"),
+            ("datasets", &self.datasets, datasets, "dataset"),
+        ] {
+            if let Some(w) = wanted.iter().find(|w| !there.contains(&w.as_str())) {
+                return fail(
+                    key,
+                    format!(
+                        "no {what} `{w}` in the experiment; there are: {}",
+                        there.join(", ")
+                    ),
+                );
+            }
+        }
+        let named = match self.kind {
+            ChartKind::Bars => bar_metric(self.metric_name()).map(|_| ()),
+            _ => metric(self.metric_name()).map(|_| ()),
+        };
+        if let Err(e) = named {
+            return fail("metric", e.to_string());
+        }
+        if self.kind == ChartKind::Line {
+            if let Err(e) = x_column(self.x.as_deref().unwrap_or("clues")) {
+                return fail("x", e.to_string());
+            }
+        }
+        if self.kind == ChartKind::Scatter {
+            // As the chart picks them: x defaults to the first configuration, y to the first
+            // other one, among the `configs` if given.
+            let names: Vec<&str> = if self.configs.is_empty() {
+                labels.to_vec()
+            } else {
+                self.configs.iter().map(String::as_str).collect()
+            };
+            for (key, w) in [("x", &self.x), ("y", &self.y)] {
+                if let Some(w) = w.as_deref().filter(|w| !names.contains(w)) {
+                    return fail(
+                        key,
+                        format!(
+                            "no configuration `{w}` for a scatter's {key}; there are: {}",
+                            names.join(", ")
+                        ),
+                    );
+                }
+            }
+            let x = self.x.as_deref().or(names.first().copied());
+            if self.y.is_none() && !names.iter().any(|n| Some(*n) != x) {
+                return fail(
+                    "kind",
+                    format!(
+                        "a scatter needs two configurations, there is {}: {}",
+                        names.len(),
+                        names.join(", ")
+                    ),
+                );
+            }
+        }
+        if let Some(f) = &self.file {
+            let ext = Path::new(f)
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            if !matches!(ext.as_deref(), Some("svg" | "png")) {
+                return fail(
+                    "file",
+                    format!("`{f}`: a chart's file name must end in .svg or .png"),
+                );
+            }
+        }
+        Ok(())
     }
 
     /// `kind-metric` (plus the x column of a line chart and the datasets): a file stem that
@@ -111,5 +202,183 @@ impl ChartSpec {
                 }
             })
             .collect()
+    }
+}
+
+// ---- what a chart can draw -------------------------------------------------------------
+
+/// What the values of an axis are, for clamping and tick labels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Seconds: ticks read `10 µs`, `1 ms`, `2 s`.
+    Seconds,
+    /// Counts: ticks read `500`, `10k`, `2M`.
+    Count,
+    /// Plain numbers (categories, solved counts, clue counts).
+    Plain,
+}
+
+/// A numeric column of the records that a chart can draw.
+pub struct Metric {
+    pub name: &'static str,
+    /// Axis label (the unit is on the ticks: `1 ms`, `10k`).
+    pub label: &'static str,
+    pub unit: Unit,
+    /// A property of the reduction (formula or matrix size), known whether or not the run
+    /// answered: drawn for every run that has it, and limit hits are not set apart.
+    pub structural: bool,
+    pub get: fn(&Record) -> Option<f64>,
+}
+
+macro_rules! count {
+    ($name:literal, $label:literal, $field:ident, $structural:expr) => {
+        Metric {
+            name: $name,
+            label: $label,
+            unit: Unit::Count,
+            structural: $structural,
+            get: |r| r.$field.map(|v| v as f64),
+        }
+    };
+}
+
+/// Every per-run metric, in the order the error message lists them.
+pub const METRICS: &[Metric] = &[
+    Metric {
+        name: "cpu_s",
+        label: "CPU time per run (build + solve)",
+        unit: Unit::Seconds,
+        structural: false,
+        get: |r| Some(r.cpu_s),
+    },
+    Metric {
+        name: "solve_s",
+        label: "solve CPU time per run",
+        unit: Unit::Seconds,
+        structural: false,
+        get: |r| Some(r.solve_s),
+    },
+    Metric {
+        name: "build_s",
+        label: "build CPU time per run",
+        unit: Unit::Seconds,
+        structural: false,
+        get: |r| Some(r.build_s),
+    },
+    Metric {
+        name: "wall_s",
+        label: "wall-clock time per run",
+        unit: Unit::Seconds,
+        structural: false,
+        get: |r| Some(r.wall_s),
+    },
+    count!("nodes", "search nodes per run", nodes, false),
+    count!("guesses", "guesses per run", guesses, false),
+    count!("backtracks", "backtracks per run", backtracks, false),
+    count!("max_live", "most live nodes", max_live, false),
+    count!("updates", "DLX link updates per run", updates, false),
+    count!("decisions", "SAT decisions per run", decisions, false),
+    count!("conflicts", "SAT conflicts per run", conflicts, false),
+    count!(
+        "propagations",
+        "SAT propagations per run",
+        propagations,
+        false
+    ),
+    count!("vars", "CNF variables", vars, true),
+    count!("clauses", "CNF clauses", clauses, true),
+    count!("literals", "CNF literals", literals, true),
+    count!("items", "exact-cover items", items, true),
+    count!("options", "exact-cover options", options, true),
+    count!("ones", "exact-cover matrix entries", ones, true),
+    Metric {
+        name: "solutions",
+        label: "solutions found",
+        unit: Unit::Count,
+        structural: false,
+        get: |r| Some(r.solutions as f64),
+    },
+];
+
+/// Columns a line chart can have on its x axis.
+pub const X_COLUMNS: &[Metric] = &[
+    Metric {
+        name: "clues",
+        label: "clues (givens)",
+        unit: Unit::Plain,
+        structural: true,
+        get: |r| Some(r.clues as f64),
+    },
+    Metric {
+        name: "size",
+        label: "grid side N",
+        unit: Unit::Plain,
+        structural: true,
+        get: |r| Some(r.size as f64),
+    },
+];
+
+/// Figures of the summary that a bar chart can show (`summarize`'s fields).
+pub const BAR_METRICS: &[(&str, &str)] = &[
+    (
+        "par2_s",
+        "PAR-2 score (mean CPU time, unsolved = 2 x time limit)",
+    ),
+    ("solved", "instances solved"),
+    ("median_cpu_s", "median CPU time of solved instances"),
+    ("mean_cpu_s", "mean CPU time of solved instances"),
+    ("median_nodes", "median search nodes of solved instances"),
+    ("median_guesses", "median guesses of solved instances"),
+];
+
+/// The metric called `name`, or an error listing the known ones.
+pub fn metric(name: &str) -> anyhow::Result<&'static Metric> {
+    METRICS.iter().find(|m| m.name == name).ok_or_else(|| {
+        anyhow::anyhow!(
+            "unknown metric `{name}`; known metrics: {}",
+            METRICS
+                .iter()
+                .map(|m| m.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+/// The bar chart's figure called `name` and its label, or an error listing the known ones.
+pub fn bar_metric(name: &str) -> anyhow::Result<&'static (&'static str, &'static str)> {
+    BAR_METRICS.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+        anyhow::anyhow!(
+            "unknown metric `{name}` for a bar chart; known: {}",
+            BAR_METRICS
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+/// The x column of a line chart: `clues`, `size`, or any count metric (e.g. `vars`).
+pub fn x_column(name: &str) -> anyhow::Result<&'static Metric> {
+    if let Some(m) = X_COLUMNS.iter().find(|m| m.name == name) {
+        return Ok(m);
+    }
+    match metric(name) {
+        Ok(m) if m.unit == Unit::Count => Ok(m),
+        _ => bail!(
+            "unknown x column `{name}` for a line chart; known: {}, {}",
+            X_COLUMNS
+                .iter()
+                .map(|m| m.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+            METRICS
+                .iter()
+                .filter(|m| m.unit == Unit::Count)
+                .map(|m| m.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }

@@ -41,7 +41,9 @@
 //! TOML knows it, the line and column: `x.toml:12:1: engines[2].optons: unknown field ...`.
 //! Unknown keys are errors (a typo must not silently fall back to a default); each engine
 //! configuration is made once so that a bad option fails here; labels and dataset names must
-//! be unique, since they identify rows.
+//! be unique, since they identify rows; each `[[charts]]` entry is checked against the
+//! metrics of its kind and the file's labels and dataset names (`x.toml:30:5: charts[1].x: no
+//! configuration ...`), not only when it is drawn after the last job.
 //!
 //! The file's fingerprint is the FNV-1a hash of its text ([`super::record::fnv1a`]): `--resume`
 //! and `merge` refuse to combine rows of different experiment texts.
@@ -485,6 +487,25 @@ pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experim
         });
     }
 
+    // The charts are checked here, with the rest of the file, so that a bad one stops the run
+    // before its first job (drawing happens after the last).
+    let labels: Vec<&str> = engines.iter().map(|e| e.label.as_str()).collect();
+    let names: Vec<&str> = datasets.iter().map(|d| d.name.as_str()).collect();
+    for (i, chart) in raw.charts.iter().enumerate() {
+        if let Err(e) = chart.check(&labels, &names) {
+            let at = chart_key_offset(text, i, e.key)
+                .map(|offset| {
+                    let (line, col) = line_col(text, offset);
+                    format!(":{line}:{col}")
+                })
+                .unwrap_or_default();
+            return Err(ConfigError(format!(
+                "{file}{at}: charts[{i}].{}: {}",
+                e.key, e.message
+            )));
+        }
+    }
+
     let output = raw
         .output
         .map(PathBuf::from)
@@ -506,6 +527,23 @@ pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experim
         engines,
         charts: raw.charts,
     })
+}
+
+/// Where the value of `key` of the `chart`-th `[[charts]]` table starts in `text` (its
+/// `kind` when the key is not written, e.g. a default found wanting). The typed read has no
+/// spans for keys that parsed well, so the file is read again, each value with its span.
+fn chart_key_offset(text: &str, chart: usize, key: &str) -> Option<usize> {
+    #[derive(Deserialize)]
+    struct Charts {
+        #[serde(default)]
+        charts: Vec<BTreeMap<String, toml::Spanned<toml::Value>>>,
+    }
+    let charts: Charts = toml::from_str(text).ok()?;
+    let table = charts.charts.get(chart)?;
+    table
+        .get(key)
+        .or_else(|| table.get("kind"))
+        .map(|v| v.span().start)
 }
 
 /// 1-based line and column (in characters) of byte `offset` of `text`.
@@ -652,6 +690,23 @@ mod tests {
         let text = format!("{}[[datasets]]\npath = \"{DATA}\"\n", minimal(""));
         let e = parse_text(&text).unwrap_err().to_string();
         assert!(e.contains("datasets[1].name"), "{e}");
+    }
+
+    /// The committed experiments (their charts included) pass the checks made before a run.
+    #[test]
+    fn committed_experiments_load() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut n = 0;
+        for entry in std::fs::read_dir(dir.join("experiments")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                // Dataset paths are relative to the repository, the tests' directory.
+                let e = load(&path, &registered_engine);
+                assert!(e.is_ok(), "{}", e.unwrap_err());
+                n += 1;
+            }
+        }
+        assert!(n > 0);
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! (numbers are not parsed and re-printed, so `5.000000000` stays `5.000000000`; each row
 //! keeps its `shard` cell). Inputs may be plain or `.csv.gz`; an output named `.gz` is
 //! written compressed. The merged sidecar is
-//! the first input's with `shard` null, `jobs_shard` = `jobs_total`, `start`/`end` the
+//! the first input's with `shard` null, `jobs_shard` = `jobs_total`, `output` the merged
+//! CSV, `start`/`end` the
 //! earliest/latest of the inputs, `status_counts` recomputed, and `merged_from` holding every
 //! input's sidecar.
 
@@ -167,6 +168,7 @@ pub fn merge(
     let mut meta = first.clone();
     meta["shard"] = Value::Null;
     meta["jobs_shard"] = json!(total);
+    meta["output"] = json!(out);
     meta["start"] = json!(starts.min());
     // A shard killed and completed by hand has no end: then neither has the merge.
     meta["end"] = if ends.iter().all(Option::is_some) {

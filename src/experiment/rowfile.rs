@@ -22,6 +22,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
+use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
 /// The gzip magic bytes (RFC 1952, ID1 and ID2).
@@ -164,6 +165,78 @@ impl RowSink {
             self.file.write_all(rows)
         };
         result.with_context(|| format!("{}: cannot write", self.path.display()))
+    }
+}
+
+/// How long [`OutputLock::take`] tries a busy lock again before it calls the output busy.
+const LOCK_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// An exclusive advisory lock (`flock`) on a run's output, held from before the output is
+/// read until the run (its charts and report included) is over: a second `run` on the same
+/// output is refused instead of appending the same jobs and tearing lines. The lock is the
+/// kernel's, on the output file itself (no lock file to leave behind): it dies with its
+/// process, so a run killed by SIGKILL never blocks the `--resume` after it. Outputs with
+/// different names (shards) lock different files and run side by side.
+#[derive(Debug)]
+pub struct OutputLock {
+    // Only held: closing the file releases the lock.
+    _file: File,
+}
+
+/// Another process holds the lock on an output.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{}: another `sudolab run` is writing this output (it holds the output's lock); wait for \
+     it to end, or use --out to write elsewhere",
+    .0.display()
+)]
+pub struct OutputBusy(pub PathBuf);
+
+impl OutputLock {
+    /// Locks `path`, creating it empty if it does not exist (an output without a row is
+    /// started over by the runner, so an empty file left by a failed run means nothing). An
+    /// existing output is opened read-only, so that a complete one in a read-only checkout is
+    /// still reported as complete. A file system without locks gives a warning, not an error:
+    /// the run was possible before locks existed.
+    pub fn take(path: &Path) -> anyhow::Result<OutputLock> {
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(path)
+                .with_context(|| format!("{}: cannot create", path.display()))?,
+            Err(e) => {
+                return Err(e).with_context(|| format!("{}: cannot open", path.display()));
+            }
+        };
+        // A lock is held for a moment longer than its run: a child the run forked (`git`
+        // for the sidecar) holds a copy of the descriptor until it execs, also when the run
+        // was killed meanwhile. So a busy lock is tried again for `LOCK_GRACE` before the
+        // output is called busy; a run that really holds it holds it for much longer.
+        let deadline = std::time::Instant::now() + LOCK_GRACE;
+        loop {
+            // flock(2) rather than std's File::try_lock, which is newer than our MSRV (1.80).
+            // SAFETY: the descriptor is `file`'s, open for the call; no memory is passed.
+            let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+            if locked == 0 {
+                break;
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::WouldBlock {
+                eprintln!(
+                    "sudolab: warning: {}: cannot lock ({e}); a second run on this output \
+                     would not be stopped",
+                    path.display()
+                );
+                break;
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(OutputBusy(path.to_path_buf()).into());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        Ok(OutputLock { _file: file })
     }
 }
 

@@ -49,8 +49,16 @@
 //! the middle of the file; `--resume` runs exactly the jobs missing. A `write` per row cost
 //! more than the engines on fast puzzles (issue 13: +12% over the bare loop).
 //!
-//! **Existing outputs.** The sidecar is written before the CSV is created, so an output
-//! always has its sidecar. An output without a complete row (killed in its first
+//! **One run per output.** The run holds an exclusive advisory lock on its output
+//! ([`OutputLock`]) from before it reads it until the CLI has drawn its charts: a second run
+//! on the same output is refused (exit 2) instead of duplicating jobs and tearing lines, and
+//! the lock dies with its process, so a SIGKILL never blocks the `--resume` after it. An
+//! output whose sidecar (and chart and report names) would be another existing output's
+//! (`x.csv` beside `x.csv.gz`) is refused before anything is written
+//! ([`sidecar::check_owner`]).
+//!
+//! **Existing outputs.** The sidecar is written before the CSV's header, so an output with a
+//! row always has its sidecar. An output without a complete row (killed in its first
 //! milliseconds, or an empty shard) is started over. An output holding every job of the
 //! experiment (and shard) is *complete*: `run` reports it, prints its summary and exits 0,
 //! changing nothing, with or without `--resume`, so the same command can be typed twice. An
@@ -71,7 +79,7 @@ use super::chart_spec::ChartSpec;
 use super::config::{self, EngineFactory, Experiment};
 use super::jobs::{self, Job, Shard};
 use super::record::{self, Record, RowParts, COLUMNS};
-use super::rowfile::{self, RowSink};
+use super::rowfile::{self, OutputLock, RowSink};
 use super::sidecar;
 use super::summary::{summarize, summarize_indexed, RunView, SummaryLine};
 use crate::engines::{self, Engine, Limits, Outcome, Stats, Status};
@@ -153,6 +161,9 @@ pub struct RunReport {
     pub charts: Vec<ChartSpec>,
     /// The sidecar as written by this run (`Null` when nothing ran), for the report.
     pub metadata: Value,
+    /// The output's lock, held until the report is dropped: the CLI draws the charts and
+    /// the report first, and they are this run's too.
+    _lock: OutputLock,
 }
 
 impl RunReport {
@@ -191,6 +202,15 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     );
     let jobs_shard = plan.len();
     let shard_text = opts.shard.map(|s| s.to_string()).unwrap_or_default();
+
+    // Nothing is read or written before these two checks: the sidecar may be another
+    // output's, and another run may be writing this output.
+    sidecar::check_owner(&output, &side)?;
+    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create directory", dir.display()))?;
+    }
+    let mut output_lock = OutputLock::take(&output)?;
 
     // What the output already holds. An output without a single complete row (a run killed
     // in its first milliseconds) holds nothing worth keeping: it is started over, with or
@@ -253,6 +273,7 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
                 already_complete: true,
                 charts: exp.charts.clone(),
                 metadata: Value::Null,
+                _lock: output_lock,
             });
         }
         if !opts.resume {
@@ -309,6 +330,7 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         "description": exp.description,
         "fingerprint": exp.fingerprint,
         "config_path": exp.path,
+        "output": output,
         "config": exp.source_json(),
         "resolved": exp,
         "sudolab_version": env!("CARGO_PKG_VERSION"),
@@ -325,15 +347,12 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         "status_counts": null,
         "sessions": sessions,
     });
-    // The sidecar first, then the CSV: a run killed at any moment leaves either no output
-    // (started afresh) or an output with its sidecar (resumed).
-    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("{}: cannot create directory", dir.display()))?;
-    }
+    // The sidecar first, then the CSV's header: a run killed at any moment leaves either an
+    // output without a row (started afresh; the lock may have created it empty) or an output
+    // with its sidecar (resumed).
     sidecar::write(&side, &meta)?;
     let (file, earlier) = match existing {
-        Some(e) => (e.cut_and_open(&output)?, e.records),
+        Some(e) => (e.cut_and_open(&output, &mut output_lock)?, e.records),
         None => (create_output(&output)?, Vec::new()),
     };
 
@@ -476,6 +495,7 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         already_complete: false,
         charts: shared.exp.charts.clone(),
         metadata: meta,
+        _lock: output_lock,
     };
     Ok(report)
 }
@@ -600,8 +620,9 @@ fn read_existing(path: &Path) -> anyhow::Result<Existing> {
 }
 
 impl Existing {
-    /// Cuts the output back to its complete rows and opens it for appending.
-    fn cut_and_open(&self, path: &Path) -> anyhow::Result<RowSink> {
+    /// Cuts the output back to its complete rows and opens it for appending. `lock` is the
+    /// output's: a rewritten output is a new file, locked anew.
+    fn cut_and_open(&self, path: &Path, lock: &mut OutputLock) -> anyhow::Result<RowSink> {
         match &self.cut {
             Cut::Truncate(len) => {
                 let file = OpenOptions::new()
@@ -617,6 +638,9 @@ impl Existing {
                     .with_context(|| format!("{}: cannot write", tmp.display()))?;
                 std::fs::rename(&tmp, path)
                     .with_context(|| format!("{}: cannot write", path.display()))?;
+                // The rename made a new file: a run started since found it unlocked, and
+                // then this one stops (it has written nothing but the same rows).
+                *lock = OutputLock::take(path)?;
             }
         }
         let file = OpenOptions::new()

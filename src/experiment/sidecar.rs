@@ -2,12 +2,13 @@
 //! `results/quick.json`): everything needed to know where the rows come from.
 //!
 //! Fields: `experiment`, `question` and `description` (the experiment file's, or `null`),
-//! `fingerprint` (FNV-1a of the experiment file's text), `config_path`,
-//! `config` (the file as written, as JSON), `resolved` (datasets, configurations and limits
-//! with defaults filled in), `sudolab_version`, `git_commit` and `git_dirty` (of the current
-//! directory at run time, `"unknown"`/`null` outside a repository: experiments are run from
-//! the repository whose `data/` they read), `machine` (CPU model, logical cores, memory, OS,
-//! kernel), `command`, `threads`, `shard` (`"i/N"` or `null`), `jobs_total` (the whole
+//! `fingerprint` (FNV-1a of the experiment file's text), `config_path`, `output` (the output
+//! it belongs to, see [`check_owner`]), `config` (the file as written, as JSON), `resolved`
+//! (datasets, configurations and limits with defaults filled in), `sudolab_version`,
+//! `git_commit` and `git_dirty` (of the current directory at run time, `"unknown"`/`null`
+//! outside a repository: experiments are run from the repository whose `data/` they read),
+//! `machine` (CPU model, logical cores, memory, OS, kernel), `command`, `threads`, `shard`
+//! (`"i/N"` or `null`), `jobs_total` (the whole
 //! experiment), `jobs_shard` (this output's share), `start` and `end` (RFC 3339 UTC; `end` is
 //! `null` while the run is going on or if it was killed), `status_counts` (over every row of
 //! the output at the end) and `sessions` (one entry per `run`/`--resume` invocation: start,
@@ -24,6 +25,51 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// `results/x.csv` (or `results/x.csv.gz`) -> `results/x.json`.
 pub fn sidecar_path(csv: &Path) -> PathBuf {
     super::rowfile::sibling(csv, ".json")
+}
+
+/// Refuses to give `output` the sidecar `side` (and the charts and report of the same stem)
+/// when they would be another existing output's: `x.csv`, `x.csv.gz` and `x.gz` in one
+/// directory share `x.json`, `x-*.svg` and `x.html` (the names are a contract, so they are not
+/// made distinct), and a run on one would overwrite the sidecar the other needs to be resumed
+/// or merged. Such a neighbour is allowed only beside the output that the sidecar names as
+/// its own (`output`, recorded since this check exists; an older sidecar names none, so the
+/// neighbour is refused). An empty file does not count: a run that failed before writing
+/// anything leaves one.
+pub fn check_owner(output: &Path, side: &Path) -> anyhow::Result<()> {
+    let mine = output.file_name();
+    let recorded = read(side)
+        .ok()
+        .and_then(|v| Some(PathBuf::from(v.get("output")?.as_str()?)));
+    let owner = recorded.as_deref().and_then(Path::file_name);
+    if mine.is_some() && owner == mine {
+        return Ok(());
+    }
+    let dir = output.parent().unwrap_or(Path::new(""));
+    let stem = super::rowfile::stem(output);
+    let mut others: Vec<PathBuf> = ["csv", "csv.gz", "gz"]
+        .iter()
+        .map(|ext| dir.join(format!("{stem}.{ext}")))
+        .collect();
+    others.extend(owner.map(|o| dir.join(o)));
+    for other in others {
+        if other.file_name() == mine {
+            continue;
+        }
+        if std::fs::metadata(&other).is_ok_and(|m| m.is_file() && m.len() > 0) {
+            anyhow::bail!(
+                "{}: its sidecar {} (and charts {stem}-*.svg, report {stem}.html) would be those \
+                 of {}, which is beside it: outputs whose names differ only in .csv or .gz share \
+                 them, and this run would overwrite what {} needs to be resumed or merged; use \
+                 --out with another name, or move {} away",
+                output.display(),
+                side.display(),
+                other.display(),
+                other.display(),
+                other.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Writes `value` to `path` atomically (temporary file in the same directory, then rename).

@@ -2,16 +2,8 @@
 //! with tick positions and labels chosen here, so that zeros can be clamped to a stated floor,
 //! decades get readable labels (`1 ms`, `10k`) and every chart kind ticks the same way.
 
-/// What the values of an axis are, for clamping and tick labels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    /// Seconds: ticks read `10 µs`, `1 ms`, `2 s`.
-    Seconds,
-    /// Counts: ticks read `500`, `10k`, `2M`.
-    Count,
-    /// Plain numbers (categories, solved counts, clue counts).
-    Plain,
-}
+// Defined beside the metrics (each metric has its unit); drawn here.
+pub use crate::experiment::chart_spec::Unit;
 
 impl Unit {
     /// The value drawn in place of zero (or anything smaller) on a log axis: below any

@@ -641,16 +641,7 @@ pub(super) fn bar_axis(label: &str, unit: Unit, values: &[f64]) -> (Axis, bool) 
 
 fn bars(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
     let name = spec.metric.as_deref().unwrap_or("par2_s");
-    let Some(&(_, label)) = data::BAR_METRICS.iter().find(|(n, _)| *n == name) else {
-        bail!(
-            "unknown metric `{name}` for a bar chart; known: {}",
-            data::BAR_METRICS
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    };
+    let &(_, label) = data::bar_metric(name)?;
     // The summary of exactly the selected runs, as the report's table computes it.
     let owned: Vec<Record> = sel.all.iter().map(|r| (*r).clone()).collect();
     let lines = summarize(&owned);
