@@ -185,11 +185,11 @@ impl SatChecker {
     }
 
     /// A new removal pass (a new solution of `g`): the solver of the last one goes, and the
-    /// singles state is rebuilt if `g` has other houses than the last pass's (a new jigsaw
-    /// layout: checked against the old regions, removals were accepted on the strength of
-    /// houses the puzzle does not have, and puzzles with several solutions came out).
+    /// singles state is rebuilt if `g` is not the last pass's geometry (a new jigsaw layout:
+    /// checked against the old regions, removals were accepted on the strength of houses the
+    /// puzzle does not have, and puzzles with several solutions came out).
     pub fn start(&mut self, g: &Arc<Geometry>) {
-        if !Arc::ptr_eq(&self.geometry, g) && self.geometry.houses().ne(g.houses()) {
+        if !Arc::ptr_eq(&self.geometry, g) {
             self.singles = Singles::new(g);
         }
         self.geometry = Arc::clone(g);

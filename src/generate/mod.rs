@@ -386,6 +386,19 @@ impl std::fmt::Debug for Generator {
     }
 }
 
+/// [`GenerateError::TimeLimit`] once `deadline` (the end of `time_limit`) has passed: the
+/// one clock check of [`Generator::in_time`], also for code that holds the generator's
+/// fields apart.
+fn in_time(
+    deadline: Option<std::time::Instant>,
+    time_limit: Option<std::time::Duration>,
+) -> Result<(), GenerateError> {
+    match (deadline, time_limit) {
+        (Some(d), Some(t)) if std::time::Instant::now() >= d => Err(GenerateError::TimeLimit(t)),
+        _ => Ok(()),
+    }
+}
+
 /// What checks the removals: an engine of the registry, or the incremental SAT checker.
 enum Checker {
     Engine(Box<dyn Engine>),
@@ -511,12 +524,7 @@ impl Generator {
 
     /// [`GenerateError::TimeLimit`] once the deadline has passed.
     fn in_time(&self) -> Result<(), GenerateError> {
-        match (self.deadline, self.options.time_limit) {
-            (Some(d), Some(t)) if std::time::Instant::now() >= d => {
-                Err(GenerateError::TimeLimit(t))
-            }
-            _ => Ok(()),
-        }
+        in_time(self.deadline, self.options.time_limit)
     }
 
     /// Work done for the last puzzle returned.
@@ -624,12 +632,7 @@ impl Generator {
         let Some((base, base_filler)) = jigsaw_base else {
             unreachable!("fixed is None only for jigsaw")
         };
-        let in_time = || match (*deadline, options.time_limit) {
-            (Some(d), Some(t)) if std::time::Instant::now() >= d => {
-                Err(GenerateError::TimeLimit(t))
-            }
-            _ => Ok(()),
-        };
+        let in_time = || in_time(*deadline, options.time_limit);
         for _ in 0..LAYOUT_TRIES {
             in_time()?;
             stats.layouts += 1;
