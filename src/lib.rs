@@ -4,6 +4,7 @@
 //! of all of them. Every rule of every variant is a *house*: a set of `N` cells holding each
 //! digit once; engines and reductions consume the house list of a [`puzzle::Geometry`].
 
+pub mod certify;
 pub mod cli;
 pub mod cnf;
 pub mod engines;

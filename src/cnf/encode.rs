@@ -235,6 +235,22 @@ impl Scratch {
         Self::default()
     }
 
+    /// Keeps (or stops keeping) the deductions of the propagation before encoding
+    /// (`reduced`: singles, locked candidates, probing) as DRAT lemmas over the canonical
+    /// variables, for [`crate::certify`]; [`Scratch::take_deductions`] hands them over.
+    pub fn keep_deductions(&mut self, on: bool) {
+        self.singles.proof = on.then(Vec::new);
+    }
+
+    /// The lemmas kept since the last call (literals, each lemma ended by 0), in the order the
+    /// deductions were made; empty when none are kept.
+    pub fn take_deductions(&mut self) -> Vec<i32> {
+        match &mut self.singles.proof {
+            Some(log) => std::mem::take(log),
+            None => Vec::new(),
+        }
+    }
+
     /// Takes back a formula that is no longer needed, to reuse its clause store.
     pub fn recycle(&mut self, cnf: Cnf) {
         let mut clauses = cnf.clauses;

@@ -92,6 +92,14 @@ pub(crate) struct SinglesWork {
     meet_count: Vec<u32>,
     /// Locked candidates: the other houses that hold every candidate cell seen so far.
     shared: Vec<u32>,
+    /// When set, every deduction is written here as a DRAT lemma over the canonical variables
+    /// `v(cell, d) = cell * N + d` (literals, each lemma ended by 0): placements as units,
+    /// removals by locked candidates and failed probes as negative units, and the cell
+    /// dilemma as the binary lemmas `(-v(c, e) v(p))` for each candidate `e` of the probed
+    /// cell before its placement `p`. Removals that a placement makes in its peers are unit
+    /// propagation on the canonical formula and are not written. Each lemma is RUP against
+    /// the canonical formula, the givens and the lemmas before it (see [`crate::certify`]).
+    pub(crate) proof: Option<Vec<i32>>,
 }
 
 /// Which array a trail entry restores.
@@ -158,6 +166,19 @@ impl Run<'_, '_> {
         self.log(Slot::Bits, i, self.t.bits[i]);
         self.t.bits[i] = v;
     }
+    /// Writes a lemma to the proof log, if one is kept.
+    fn lemma(&mut self, lits: &[i32]) {
+        if let Some(log) = &mut self.w.proof {
+            log.extend_from_slice(lits);
+            log.push(0);
+        }
+    }
+
+    /// The canonical variable of (cell, 0-based digit).
+    fn var(&self, c: usize, d: usize) -> i32 {
+        (c * self.n + d + 1) as i32
+    }
+
     fn set_cell_cnt(&mut self, c: usize, v: u32) {
         self.log(Slot::CellCnt, c, self.w.cell_cnt[c] as u64);
         self.w.cell_cnt[c] = v;
@@ -211,6 +232,9 @@ impl Run<'_, '_> {
     /// Puts digit `d` (0-based) in open cell `c`.
     fn place(&mut self, c: usize, d: usize) -> Result<(), Stop> {
         let (g, n, words) = (self.g, self.n, self.t.words);
+        if !self.trailing {
+            self.lemma(&[self.var(c, d)]);
+        }
         self.log(Slot::Fixed, c, self.t.fixed[c] as u64);
         self.t.fixed[c] = d as u16 + 1;
         for &h in g.houses_of(c) {
@@ -396,6 +420,7 @@ impl Run<'_, '_> {
                             && !g.houses_of(p).contains(&(h as u32))
                         {
                             changed = true;
+                            self.lemma(&[-self.var(p, d)]);
                             self.remove(p, d)?;
                         }
                     }
@@ -446,6 +471,7 @@ impl Run<'_, '_> {
                         Err(Stop::Clash) => {
                             // No solution has `d` in `c`.
                             changed = true;
+                            self.lemma(&[-self.var(c, d)]);
                             self.remove(c, d)?;
                             self.drain()?;
                         }
@@ -463,6 +489,15 @@ impl Run<'_, '_> {
                 for &(i, v) in &common {
                     let (i, d) = (i as usize, v as usize - 1);
                     if self.t.fixed[i] == 0 {
+                        if self.w.proof.is_some() {
+                            // Each candidate of `c` places `(i, d)`: `(-v(c, e) v(i, d))`.
+                            let p = self.var(i, d);
+                            for e in 0..n {
+                                if self.t.has(c, e) {
+                                    self.lemma(&[-self.var(c, e), p]);
+                                }
+                            }
+                        }
                         if !self.t.has(i, d) {
                             return Err(Stop::Clash);
                         }
