@@ -5,6 +5,7 @@
 //! status; 1 when `verify` found a disagreement; 2 on bad input or bad usage (a message
 //! names the file, line and column).
 
+mod certify;
 mod common;
 mod engines_cmd;
 mod generate;
@@ -73,6 +74,9 @@ enum Command {
     Summary(run::SummaryArgs),
     /// Generate puzzles with a unique solution (proven by a solver) from random full grids.
     Generate(generate::GenerateArgs),
+    /// Decide puzzles and write certificates (verdict, solutions, a DRAT proof against the
+    /// canonical formula) to a bundle, or check a bundle (--check DIR) without trusting it.
+    Certify(certify::CertifyArgs),
     /// The bare engine loop that scripts/bench-runner.sh compares `run` with (hidden: a
     /// benchmark's baseline, not a tool).
     #[command(hide = true)]
@@ -115,6 +119,7 @@ pub fn main() -> ExitCode {
         Command::Merge(args) => run::merge(args),
         Command::Summary(args) => run::summary(args),
         Command::Generate(args) => generate::run(args),
+        Command::Certify(args) => certify::run(args),
         Command::BenchLoop(args) => run::bench_loop(args),
     };
     match result {

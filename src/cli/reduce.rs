@@ -62,6 +62,21 @@ pub struct EncodeArgs {
 
     #[command(flatten)]
     pub input: InputArgs,
+
+    /// Write the canonical formula (docs/certify.md: the statement that certificates prove,
+    /// independent of every encoding option) instead of an encoding.
+    #[arg(long, conflicts_with_all = ["encoding", "amo", "givens", "dedup", "probe", "locked"])]
+    pub canonical: bool,
+
+    /// With --canonical: its form, pairwise or sequential (default: the form certify uses
+    /// for the side, pairwise up to 48x48).
+    #[arg(long, value_name = "FORM", requires = "canonical")]
+    pub form: Option<String>,
+
+    /// With --canonical: add the blocking clause of this solution (a grid as `solve` writes
+    /// it, e.g. a bundle's solution), as certificates of uniqueness do.
+    #[arg(long, value_name = "GRID", requires = "canonical")]
+    pub block: Option<String>,
 }
 
 pub fn encode(args: EncodeArgs) -> anyhow::Result<ExitCode> {
@@ -97,11 +112,19 @@ pub fn encode(args: EncodeArgs) -> anyhow::Result<ExitCode> {
             chosen.len()
         );
     }
+    if args.canonical && args.to == Target::Dlx {
+        bail!("--canonical is a CNF: it does not go with --to dlx");
+    }
     let opts = args.cnf.options()?;
     for (index, puzzle) in chosen {
         // Counted in bounded memory before building, so that a formula or matrix too large
         // for this machine ends with an error, not an allocation failure.
         let (size, output, what) = match args.to {
+            Target::Cnf if args.canonical => {
+                let c = canonical_of(puzzle, args.form.as_deref())?;
+                let n = puzzle.n() as u64;
+                (c.num_clauses() * 2 + c.groups() * n, "formula", "literals")
+            }
             Target::Cnf => {
                 let count = CnfOptions {
                     dedup: false,
@@ -129,12 +152,39 @@ pub fn encode(args: EncodeArgs) -> anyhow::Result<ExitCode> {
             }
         };
         match args.to {
+            Target::Cnf if args.canonical => {
+                let c = canonical_of(puzzle, args.form.as_deref())?;
+                let mut extra = Vec::new();
+                if let Some(grid) = &args.block {
+                    let s = crate::certify::bundle::parse_grid(grid, puzzle.n(), false)
+                        .map_err(|e| anyhow!("--block: {e}"))?;
+                    crate::certify::check_solution(puzzle.geometry(), puzzle.givens(), &s)
+                        .map_err(|e| anyhow!("--block: not a solution of the puzzle: {e}"))?;
+                    extra.push(c.blocking_clause(&s));
+                }
+                c.write_dimacs(&extra, &mut out)?
+            }
             Target::Cnf => cnf::write_dimacs(&cnf::encode(puzzle, &opts), &mut out)?,
             Target::Dlx => write_exact_cover(puzzle, &mut out)?,
         }
         out.flush()?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The canonical formula of `puzzle` in `form` (default: the form for its side).
+fn canonical_of(puzzle: &Puzzle, form: Option<&str>) -> anyhow::Result<crate::certify::Canonical> {
+    let form = match form {
+        Some(f) => f
+            .parse::<crate::certify::CanonicalForm>()
+            .map_err(|e| anyhow!("--form: {e}"))?,
+        None => crate::certify::CanonicalForm::for_side(puzzle.n()),
+    };
+    Ok(crate::certify::Canonical::new(
+        puzzle.geometry(),
+        puzzle.givens(),
+        form,
+    ))
 }
 
 /// Knuth's dlx1 format of the puzzle's exact-cover matrix (the givens' options removed and

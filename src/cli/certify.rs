@@ -1,0 +1,533 @@
+//! `sudolab certify`: decide puzzles and write a bundle of certificates (verdicts, solutions,
+//! DRAT proofs against the canonical formula), or check a bundle without trusting it.
+//!
+//! Making: `certify FILES... -o DIR`. Every entry is written to `DIR/certificates.jsonl` (and
+//! its proof to `DIR/proofs/`) as soon as it is made and checked, so a killed run keeps every
+//! entry finished before it. Exit 0 when every entry was made and its check accepted it, 1
+//! when the tool's own check rejected one (a defect: the entry says `checked: false` with the
+//! reason), 2 on bad input.
+//!
+//! Checking: `certify --check DIR`. One line per rejected entry; exit 0 when every entry is
+//! accepted, 1 when one is rejected (or its check hit the time limit), 2 when the bundle is
+//! malformed (a missing file, an unknown field value, a truncated proof), with file, line and
+//! column.
+
+use super::common::{parse_seconds, InputArgs};
+use crate::certify::bundle::{
+    field_column, grid_text, Entry, EntryStats, ENTRIES_FILE, PROOFS_DIR,
+};
+use crate::certify::{check_claim, Certificate, Claim, Prover, Verdict};
+use crate::cnf::{Amo, Budget, CnfEncoding, CnfOptions};
+use crate::puzzle::Puzzle;
+use anyhow::{anyhow, bail, Context};
+use clap::Args;
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub struct CertifyArgs {
+    /// Puzzle files (`-` for standard input; none = standard input).
+    pub files: Vec<String>,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// Folder of the bundle to write: certificates.jsonl and proofs/ (created; refused if it
+    /// already holds a certificates.jsonl).
+    #[arg(short = 'o', long = "out", value_name = "DIR", required_unless_present = "check")]
+    pub out: Option<PathBuf>,
+
+    /// Check the bundle in DIR instead of making one.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "files"])]
+    pub check: Option<PathBuf>,
+
+    /// Time limit per puzzle, for deciding and proving and again for checking (seconds).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub time_limit: Option<Duration>,
+
+    /// CNF encoding the proof is made on: minimal, efficient, extended, optimized or reduced
+    /// (default: reduced, the sat engine's default).
+    #[arg(long, value_name = "E")]
+    pub encoding: Option<String>,
+
+    /// At-most-one encoding of that formula (default auto; see `sudolab engines`).
+    #[arg(long, value_name = "A")]
+    pub amo: Option<String>,
+
+    /// Locked candidates before encoding (reduced): auto (up to 9x9), true or false.
+    #[arg(long, value_name = "auto|true|false", default_value = "auto")]
+    pub locked: String,
+
+    /// Failed-literal probing before encoding (reduced): auto (up to 9x9), true or false.
+    #[arg(long, value_name = "auto|true|false", default_value = "auto")]
+    pub probe: String,
+
+    /// Write the proofs without checking them (the entries then say `checked: false`).
+    #[arg(long)]
+    pub no_check: bool,
+
+    /// Print only the summary, not one line per puzzle.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `auto`, `true` or `false`.
+fn auto_flag(name: &str, value: &str) -> anyhow::Result<Option<bool>> {
+    match value {
+        "auto" => Ok(None),
+        "true" => Ok(Some(true)),
+        "false" => Ok(Some(false)),
+        v => bail!("--{name}: expected auto, true or false, found {v:?}"),
+    }
+}
+
+/// The proof's encoding options for a puzzle of side `n`.
+struct EncodingChoice {
+    base: CnfOptions,
+    locked: Option<bool>,
+    probe: Option<bool>,
+}
+
+impl EncodingChoice {
+    fn from_args(args: &CertifyArgs) -> anyhow::Result<Self> {
+        let mut base = CnfOptions::default();
+        base.encoding = match &args.encoding {
+            Some(e) => e
+                .parse::<CnfEncoding>()
+                .map_err(|e| anyhow!("--encoding: {e}"))?,
+            None => CnfEncoding::Reduced,
+        };
+        if let Some(a) = &args.amo {
+            base.amo = a.parse::<Amo>().map_err(|e| anyhow!("--amo: {e}"))?;
+        }
+        let locked = auto_flag("locked", &args.locked)?;
+        let probe = auto_flag("probe", &args.probe)?;
+        if base.encoding != CnfEncoding::Reduced
+            && (locked == Some(true) || probe == Some(true))
+        {
+            bail!(
+                "--locked and --probe apply to --encoding reduced, not {}",
+                base.encoding
+            );
+        }
+        Ok(EncodingChoice {
+            base,
+            locked,
+            probe,
+        })
+    }
+
+    fn for_side(&self, n: usize) -> CnfOptions {
+        let mut o = self.base;
+        if o.encoding == CnfEncoding::Reduced {
+            o.locked = self.locked.unwrap_or(n <= 9);
+            o.probe = self.probe.unwrap_or(n <= 9);
+        }
+        o
+    }
+
+    fn describe(o: &CnfOptions) -> String {
+        let mut s = format!("encoding={},amo={}", o.encoding, o.amo.as_str());
+        if o.encoding == CnfEncoding::Reduced {
+            s.push_str(&format!(",locked={},probe={}", o.locked, o.probe));
+        }
+        s
+    }
+}
+
+pub fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
+    match &args.check {
+        Some(dir) => check_bundle(dir, args.time_limit, args.quiet),
+        None => make_bundle(&args),
+    }
+}
+
+fn budget(limit: Option<Duration>) -> Budget {
+    Budget {
+        deadline: limit.map(|t| Instant::now() + t),
+        cancel: None,
+    }
+}
+
+/// Tallies of a making run.
+#[derive(Default)]
+struct Tally {
+    unique: u64,
+    multiple: u64,
+    unsat: u64,
+    unknown: u64,
+    checked: u64,
+    rejected: u64,
+    errors: u64,
+}
+
+fn make_bundle(args: &CertifyArgs) -> anyhow::Result<ExitCode> {
+    let out_dir = args.out.as_ref().expect("clap requires --out without --check");
+    let choice = EncodingChoice::from_args(args)?;
+    let sets = args.input.load(&args.files)?;
+    let entries_path = out_dir.join(ENTRIES_FILE);
+    if entries_path.exists() {
+        bail!(
+            "{}: a bundle is already there (choose another -o folder, or remove it)",
+            entries_path.display()
+        );
+    }
+    std::fs::create_dir_all(out_dir.join(PROOFS_DIR))
+        .with_context(|| format!("{}: cannot create the bundle folder", out_dir.display()))?;
+    let mut entries = BufWriter::new(
+        File::create(&entries_path).with_context(|| format!("{}", entries_path.display()))?,
+    );
+    let total: usize = sets.iter().map(|s| s.puzzles.len()).sum();
+    let width = total.to_string().len().max(6);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut prover = Prover::new();
+    let mut tally = Tally::default();
+    let started = Instant::now();
+    let mut number = 0usize;
+    for set in &sets {
+        for (i, sp) in set.puzzles.iter().enumerate() {
+            number += 1;
+            let puzzle = &sp.puzzle;
+            let options = choice.for_side(puzzle.n());
+            let proof_name = format!("{PROOFS_DIR}/{number:0width$}.drat");
+            let made = make_entry(
+                &mut prover,
+                puzzle,
+                &options,
+                args,
+                out_dir,
+                &proof_name,
+            );
+            let (mut entry, line) = match made {
+                Ok(x) => x,
+                Err(e) => {
+                    tally.errors += 1;
+                    eprintln!("sudolab: {}:{}: no certificate: {e}", set.source, sp.line);
+                    let entry = unknown_entry(puzzle, &options, format!("error: {e}"));
+                    (entry, "error".to_string())
+                }
+            };
+            entry.source = set.source.clone();
+            entry.index = (i + 1) as u64;
+            match Verdict::parse(&entry.verdict) {
+                Some(Verdict::Unique) => tally.unique += 1,
+                Some(Verdict::Multiple) => tally.multiple += 1,
+                Some(Verdict::Unsat) => tally.unsat += 1,
+                _ => tally.unknown += 1,
+            }
+            if entry.checked {
+                tally.checked += 1;
+            } else if entry
+                .note
+                .as_deref()
+                .is_some_and(|n| n.starts_with("rejected"))
+            {
+                tally.rejected += 1;
+                eprintln!(
+                    "sudolab: {}:{}: the tool's own check rejected its certificate: {}",
+                    set.source,
+                    sp.line,
+                    entry.note.as_deref().unwrap_or("")
+                );
+            }
+            serde_json::to_writer(&mut entries, &entry)?;
+            entries.write_all(b"\n")?;
+            entries.flush()?;
+            if !args.quiet {
+                writeln!(
+                    out,
+                    "# {}:{} {}x{} {}: {line}",
+                    set.source,
+                    i + 1,
+                    puzzle.n(),
+                    puzzle.n(),
+                    puzzle.geometry().variant()
+                )?;
+            }
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    writeln!(
+        out,
+        "certify: {number} puzzles in {secs:.2} s ({:.0}/s): {} unique, {} multiple, {} unsat, \
+         {} unknown; {} checked, {} rejected by the check, {} errors; bundle {}",
+        number as f64 / secs.max(1e-9),
+        tally.unique,
+        tally.multiple,
+        tally.unsat,
+        tally.unknown,
+        tally.checked,
+        tally.rejected,
+        tally.errors,
+        out_dir.display()
+    )?;
+    Ok(if tally.rejected + tally.errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn unknown_entry(puzzle: &Puzzle, options: &CnfOptions, note: String) -> Entry {
+    let (size, box_shape, variant, regions) = Entry::geometry_fields(puzzle.geometry());
+    Entry {
+        source: String::new(),
+        index: 0,
+        size,
+        box_shape,
+        variant,
+        regions,
+        puzzle: grid_text(puzzle.givens(), puzzle.geometry()),
+        verdict: Verdict::Unknown.as_str().into(),
+        solutions: Vec::new(),
+        proof: None,
+        formula: crate::certify::CanonicalForm::for_side(puzzle.n())
+            .as_str()
+            .into(),
+        minimality: None,
+        checked: false,
+        note: Some(note),
+        stats: Some(EntryStats {
+            encoding: EncodingChoice::describe(options),
+            ..EntryStats::default()
+        }),
+    }
+}
+
+/// Makes, writes and checks one certificate; returns its entry and the line to print.
+fn make_entry(
+    prover: &mut Prover,
+    puzzle: &Puzzle,
+    options: &CnfOptions,
+    args: &CertifyArgs,
+    dir: &Path,
+    proof_name: &str,
+) -> anyhow::Result<(Entry, String)> {
+    let t0 = Instant::now();
+    let cert: Certificate = prover.certify(puzzle, options, &budget(args.time_limit))?;
+    let prove_s = t0.elapsed().as_secs_f64();
+    let g = puzzle.geometry();
+    let mut entry = unknown_entry(puzzle, options, String::new());
+    entry.note = None;
+    entry.verdict = cert.verdict.as_str().into();
+    entry.formula = cert.form.as_str().into();
+    entry.solutions = cert.solutions.iter().map(|s| grid_text(s, g)).collect();
+    let proof_bytes = cert.proof.as_ref().map_or(0, |p| p.len() as u64);
+    if let Some(proof) = &cert.proof {
+        let path = dir.join(proof_name);
+        std::fs::write(&path, proof).with_context(|| format!("{}", path.display()))?;
+        entry.proof = Some(proof_name.to_string());
+    }
+    let mut check_s = 0.0;
+    let mut line = cert.verdict.as_str().to_string();
+    if let Some(why) = cert.stop {
+        entry.note = Some(format!("stopped: {}", interrupt_name(why)));
+        line.push_str(&format!(" ({})", interrupt_name(why)));
+    }
+    if args.no_check {
+        line.push_str(", unchecked");
+    } else {
+        let t1 = Instant::now();
+        let claim = Claim {
+            geometry: g,
+            givens: puzzle.givens(),
+            verdict: cert.verdict,
+            solutions: &cert.solutions,
+            form: cert.form,
+            minimality: None,
+        };
+        let mut reader = cert.proof.as_deref();
+        let result = check_claim(
+            &claim,
+            reader.as_mut().map(|r| r as &mut dyn BufRead),
+            &budget(args.time_limit),
+        );
+        check_s = t1.elapsed().as_secs_f64();
+        match result {
+            Ok(_) => {
+                entry.checked = true;
+                if cert.verdict != Verdict::Unknown {
+                    line.push_str(", certified");
+                }
+            }
+            Err(r) => {
+                let why = match r.interrupted() {
+                    Some(i) => format!("check stopped: {}", interrupt_name(i)),
+                    None => format!("rejected: {r}"),
+                };
+                line.push_str(&format!(", unchecked ({why})"));
+                entry.note = Some(why);
+            }
+        }
+    }
+    let stats = &cert.stats;
+    if cert.proof.is_some() {
+        line.push_str(&format!(
+            ", proof {} lemmas {} bytes",
+            stats.lemmas(),
+            proof_bytes
+        ));
+    }
+    line.push_str(&format!(
+        ", {:.3} ms + check {:.3} ms",
+        prove_s * 1e3,
+        check_s * 1e3
+    ));
+    entry.stats = Some(EntryStats {
+        encoding: EncodingChoice::describe(options),
+        lemmas: if cert.proof.is_some() { stats.lemmas() } else { 0 },
+        deletions: stats.deletions,
+        proof_bytes,
+        prove_s,
+        check_s,
+    });
+    Ok((entry, line))
+}
+
+fn interrupt_name(i: crate::cnf::Interrupt) -> &'static str {
+    match i {
+        crate::cnf::Interrupt::Time => "time-limit",
+        crate::cnf::Interrupt::Cancelled => "cancelled",
+        crate::cnf::Interrupt::ConflictLimit | crate::cnf::Interrupt::DecisionLimit => {
+            "node-limit"
+        }
+    }
+}
+
+/// Outcome of checking one entry.
+enum Checked {
+    Accepted,
+    Rejected(String),
+    Malformed(String),
+}
+
+fn check_bundle(dir: &Path, time_limit: Option<Duration>, quiet: bool) -> anyhow::Result<ExitCode> {
+    let path = dir.join(ENTRIES_FILE);
+    let file = File::open(&path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let reader = BufReader::new(file);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let (mut accepted, mut rejected, mut malformed) = (0u64, 0u64, 0u64);
+    let started = Instant::now();
+    let mut lines = 0u64;
+    for (k, line) in reader.lines().enumerate() {
+        let lineno = k + 1;
+        let line = line.map_err(|e| anyhow!("{}:{lineno}: {e}", path.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        lines += 1;
+        let result = check_line(dir, &path, lineno, &line, time_limit);
+        match result {
+            Checked::Accepted => accepted += 1,
+            Checked::Rejected(msg) => {
+                rejected += 1;
+                writeln!(out, "{msg}")?;
+            }
+            Checked::Malformed(msg) => {
+                malformed += 1;
+                writeln!(out, "{msg}")?;
+            }
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    if lines == 0 {
+        writeln!(out, "{}: no entry", path.display())?;
+        return Ok(ExitCode::from(super::EXIT_BAD_INPUT));
+    }
+    if !quiet || rejected + malformed > 0 {
+        writeln!(
+            out,
+            "certify --check: {lines} entries in {secs:.2} s ({:.0}/s): {accepted} accepted, \
+             {rejected} rejected, {malformed} malformed",
+            lines as f64 / secs.max(1e-9)
+        )?;
+    }
+    Ok(if malformed > 0 {
+        ExitCode::from(super::EXIT_BAD_INPUT)
+    } else if rejected > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn check_line(
+    dir: &Path,
+    path: &Path,
+    lineno: usize,
+    line: &str,
+    time_limit: Option<Duration>,
+) -> Checked {
+    let at = |col: usize| format!("{}:{lineno}:{col}", path.display());
+    let entry: Entry = match serde_json::from_str(line) {
+        Ok(e) => e,
+        Err(e) => return Checked::Malformed(format!("{}: {e}", at(e.column().max(1)))),
+    };
+    let decoded = match entry.decode() {
+        Ok(d) => d,
+        Err(e) => {
+            return Checked::Malformed(format!("{}: {e}", at(field_column(line, e.field))))
+        }
+    };
+    let name = format!("entry {} ({}:{})", lineno, entry.source, entry.index);
+    let mut proof_file = None;
+    if let Some(p) = entry.proof_path(dir) {
+        match File::open(&p) {
+            Ok(f) => proof_file = Some((p, BufReader::with_capacity(1 << 16, f))),
+            Err(e) => {
+                return Checked::Malformed(format!(
+                    "{}: field `proof`: {}: {e}",
+                    at(field_column(line, "proof")),
+                    p.display()
+                ))
+            }
+        }
+    }
+    let claim = Claim {
+        geometry: &decoded.geometry,
+        givens: &decoded.givens,
+        verdict: decoded.verdict,
+        solutions: &decoded.solutions,
+        form: decoded.form,
+        minimality: decoded.minimality.as_deref(),
+    };
+    let result = check_claim(
+        &claim,
+        proof_file
+            .as_mut()
+            .map(|(_, r)| r as &mut dyn BufRead),
+        &budget(time_limit),
+    );
+    match result {
+        Ok(_) => Checked::Accepted,
+        Err(r) => {
+            let proof_name = proof_file
+                .as_ref()
+                .map(|(p, _)| p.display().to_string())
+                .unwrap_or_default();
+            if r.malformed() {
+                return Checked::Malformed(format!("{}: {name}: {proof_name}: {r}", at(1)));
+            }
+            let mut msg = format!("{}: {name}: rejected: {r}", at(1));
+            if let Some(i) = r.interrupted() {
+                msg = format!(
+                    "{}: {name}: not checked: the check stopped at the {}",
+                    at(1),
+                    match i {
+                        crate::cnf::Interrupt::Time => "time limit",
+                        _ => "limit",
+                    }
+                );
+            }
+            if let Some((lemma, pos)) = r.lemma() {
+                msg.push_str(&format!(" (lemma {lemma} at {proof_name}, {pos})"));
+            }
+            Checked::Rejected(msg)
+        }
+    }
+}
