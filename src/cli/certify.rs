@@ -37,7 +37,12 @@ pub struct CertifyArgs {
 
     /// Folder of the bundle to write: certificates.jsonl and proofs/ (created; refused if it
     /// already holds a certificates.jsonl).
-    #[arg(short = 'o', long = "out", value_name = "DIR", required_unless_present = "check")]
+    #[arg(
+        short = 'o',
+        long = "out",
+        value_name = "DIR",
+        required_unless_present = "check"
+    )]
     pub out: Option<PathBuf>,
 
     /// Check the bundle in DIR instead of making one.
@@ -105,9 +110,7 @@ impl EncodingChoice {
         }
         let locked = auto_flag("locked", &args.locked)?;
         let probe = auto_flag("probe", &args.probe)?;
-        if base.encoding != CnfEncoding::Reduced
-            && (locked == Some(true) || probe == Some(true))
-        {
+        if base.encoding != CnfEncoding::Reduced && (locked == Some(true) || probe == Some(true)) {
             bail!(
                 "--locked and --probe apply to --encoding reduced, not {}",
                 base.encoding
@@ -165,7 +168,10 @@ struct Tally {
 }
 
 fn make_bundle(args: &CertifyArgs) -> anyhow::Result<ExitCode> {
-    let out_dir = args.out.as_ref().expect("clap requires --out without --check");
+    let out_dir = args
+        .out
+        .as_ref()
+        .expect("clap requires --out without --check");
     let choice = EncodingChoice::from_args(args)?;
     let sets = args.input.load(&args.files)?;
     let entries_path = out_dir.join(ENTRIES_FILE);
@@ -194,14 +200,7 @@ fn make_bundle(args: &CertifyArgs) -> anyhow::Result<ExitCode> {
             let puzzle = &sp.puzzle;
             let options = choice.for_side(puzzle.n());
             let proof_name = format!("{PROOFS_DIR}/{number:0width$}.drat");
-            let made = make_entry(
-                &mut prover,
-                puzzle,
-                &options,
-                args,
-                out_dir,
-                &proof_name,
-            );
+            let made = make_entry(&mut prover, puzzle, &options, args, out_dir, &proof_name);
             let (mut entry, line) = match made {
                 Ok(x) => x,
                 Err(e) => {
@@ -379,7 +378,11 @@ fn make_entry(
     ));
     entry.stats = Some(EntryStats {
         encoding: EncodingChoice::describe(options),
-        lemmas: if cert.proof.is_some() { stats.lemmas() } else { 0 },
+        lemmas: if cert.proof.is_some() {
+            stats.lemmas()
+        } else {
+            0
+        },
         deletions: stats.deletions,
         proof_bytes,
         prove_s,
@@ -392,9 +395,7 @@ fn interrupt_name(i: crate::cnf::Interrupt) -> &'static str {
     match i {
         crate::cnf::Interrupt::Time => "time-limit",
         crate::cnf::Interrupt::Cancelled => "cancelled",
-        crate::cnf::Interrupt::ConflictLimit | crate::cnf::Interrupt::DecisionLimit => {
-            "node-limit"
-        }
+        crate::cnf::Interrupt::ConflictLimit | crate::cnf::Interrupt::DecisionLimit => "node-limit",
     }
 }
 
@@ -470,9 +471,7 @@ fn check_line(
     };
     let decoded = match entry.decode() {
         Ok(d) => d,
-        Err(e) => {
-            return Checked::Malformed(format!("{}: {e}", at(field_column(line, e.field))))
-        }
+        Err(e) => return Checked::Malformed(format!("{}: {e}", at(field_column(line, e.field)))),
     };
     let name = format!("entry {} ({}:{})", lineno, entry.source, entry.index);
     let mut proof_file = None;
@@ -498,9 +497,7 @@ fn check_line(
     };
     let result = check_claim(
         &claim,
-        proof_file
-            .as_mut()
-            .map(|(_, r)| r as &mut dyn BufRead),
+        proof_file.as_mut().map(|(_, r)| r as &mut dyn BufRead),
         &budget(time_limit),
     );
     match result {

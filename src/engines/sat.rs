@@ -42,6 +42,7 @@ use incremental::{Assume, Mode, Rebuild, Reused};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+mod certified;
 mod incremental;
 
 pub static INFO: EngineInfo = EngineInfo {
@@ -107,7 +108,12 @@ pub static INFO: EngineInfo = EngineInfo {
                    every removed candidate negated (all) or those no placed peer explains \
                    (refuted)), \
                    max_literals=L (200000000: a puzzle whose formula has more than L literals, \
-                   counted exactly before encoding, ends with memory-limit)",
+                   counted exactly before encoding, ends with memory-limit), \
+                   certify=true|false (false: true answers through the certifying prover, \
+                   varisat writing a DRAT proof against the canonical formula of \
+                   docs/certify.md, which is checked; the verdict is unique, multiple (two \
+                   solutions at most) or unsat; columns proof_lemmas, proof_bytes, check_s; \
+                   backend auto or varisat, givens=units, not incremental)",
     make,
     variants,
 };
@@ -200,6 +206,7 @@ const KEYS: &[&str] = &[
     "rebuild",
     "fallback",
     "assume",
+    "certify",
 ];
 
 fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
@@ -225,6 +232,8 @@ pub struct Sat {
     /// The backend's counters before any call (0 where it exposes them, `None` where not):
     /// those of a puzzle answered without a solver call.
     idle: BackendStats,
+    /// `certify=true`: the certifying prover, which answers instead of the backend.
+    certify: Option<crate::certify::Prover>,
 }
 
 /// `probe=auto` probes grids up to this side. Measured (docs/engines.md, "Probing before
@@ -453,6 +462,31 @@ impl Sat {
                 cnf.encoding
             ));
         }
+        let certify = match options.get("certify") {
+            None | Some("false") => None,
+            Some("true") => {
+                if incremental.is_some() {
+                    return Err(
+                        "certify=true makes a proof per puzzle: it does not go with \
+                                incremental=true"
+                            .into(),
+                    );
+                }
+                if cnf.givens == GivensMode::Assumptions {
+                    return Err("certify=true needs givens=units: a DRAT proof refutes a \
+                                formula, not a formula under assumptions"
+                        .into());
+                }
+                if !matches!(backend.as_str(), "auto" | "varisat") {
+                    return Err(format!(
+                        "certify=true proves with varisat, which writes DRAT: backend={backend} \
+                         does not apply"
+                    ));
+                }
+                Some(crate::certify::Prover::new())
+            }
+            Some(v) => return Err(format!("certify must be true or false, not {v:?}")),
+        };
         Ok(Sat {
             cnf,
             backend,
@@ -462,6 +496,7 @@ impl Sat {
             reused: None,
             deductions,
             idle,
+            certify,
         })
     }
 }
@@ -470,6 +505,15 @@ impl Engine for Sat {
     fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
         let start = Instant::now();
         let mut search = Search::new(limits);
+        if let Some(prover) = &mut self.certify {
+            let mut cnf = self.cnf;
+            if cnf.encoding == CnfEncoding::Reduced {
+                let rules = self.deductions.for_puzzle(puzzle);
+                cnf.probe = rules.probe;
+                cnf.locked = rules.locked;
+            }
+            return certified::solve(prover, puzzle, &cnf, limits, search, start);
+        }
         if puzzle.clash().is_some() {
             return search.finish_unsat();
         }

@@ -273,6 +273,25 @@ pub const METRICS: &[Metric] = &[
         get: |r| Some(r.wall_s),
     },
     count!("nodes", "search nodes per run", nodes, false),
+    count!(
+        "proof_lemmas",
+        "DRAT proof lemmas per certified run",
+        proof_lemmas,
+        false
+    ),
+    count!(
+        "proof_bytes",
+        "DRAT proof bytes per certified run",
+        proof_bytes,
+        false
+    ),
+    Metric {
+        name: "check_s",
+        label: "proof check CPU time per certified run",
+        unit: Unit::Seconds,
+        structural: false,
+        get: |r| r.check_s,
+    },
     count!("guesses", "guesses per run", guesses, false),
     count!("backtracks", "backtracks per run", backtracks, false),
     count!("max_live", "most live nodes", max_live, false),

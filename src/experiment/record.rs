@@ -27,6 +27,7 @@
 //! | `shard` | `i/N` when run with `--shard`, else empty |
 //! | `job` | stable job number within the experiment (order of the full job list) |
 //! | `note` | the engine's remark, e.g. why it is unsupported or what stopped it |
+//! | `proof_lemmas`, `proof_bytes`, `check_s` | `sat` with `certify=true`: lemmas of the DRAT proof (the final empty clause included), its size in bytes, and the CPU seconds its check took (not in `cpu_s`); empty otherwise, and empty proof cells for a verdict without a proof |
 
 use crate::engines::{self, EngineSpec, Limits, Outcome, Status};
 use crate::puzzle::{write_puzzle, Geometry, OutputFormat, Puzzle};
@@ -85,6 +86,12 @@ pub struct Record {
     pub shard: String,
     pub job: u64,
     pub note: String,
+    #[serde(default)]
+    pub proof_lemmas: Option<u64>,
+    #[serde(default)]
+    pub proof_bytes: Option<u64>,
+    #[serde(default)]
+    pub check_s: Option<f64>,
 }
 
 /// The header, in order (the field names of [`Record`]).
@@ -132,6 +139,9 @@ pub const COLUMNS: &[&str] = &[
     "shard",
     "job",
     "note",
+    "proof_lemmas",
+    "proof_bytes",
+    "check_s",
 ];
 
 /// Where a run sits in its experiment: everything of a record that is known before the run.
@@ -232,6 +242,9 @@ impl Record {
             shard: key.shard.to_string(),
             job: key.job,
             note: outcome.note.clone().unwrap_or_default(),
+            proof_lemmas: s.proof_lemmas,
+            proof_bytes: s.proof_bytes,
+            check_s: s.check_s,
         }
     }
 
@@ -452,6 +465,14 @@ pub fn write_row(out: &mut Vec<u8>, parts: &RowParts<'_>, outcome: &Outcome) {
     if let Some(note) = &outcome.note {
         push_field_bytes(out, note);
     }
+    let s = &outcome.stats;
+    out.push(b',');
+    opt_int(out, s.proof_lemmas);
+    opt_int(out, s.proof_bytes);
+    if let Some(t) = s.check_s {
+        secs(out, std::time::Duration::from_secs_f64(t.max(0.0)));
+        out.pop(); // `secs` ends its cell with a comma
+    }
     out.push(b'\n');
 }
 
@@ -647,7 +668,14 @@ pub fn read_records(paths: &[std::path::PathBuf]) -> anyhow::Result<Vec<Record>>
 }
 
 /// The columns holding seconds: durations the runner measured, or the time limit it had.
-const SECONDS_COLUMNS: [&str; 5] = ["build_s", "solve_s", "cpu_s", "wall_s", "time_limit_s"];
+const SECONDS_COLUMNS: [&str; 6] = [
+    "build_s",
+    "solve_s",
+    "cpu_s",
+    "wall_s",
+    "time_limit_s",
+    "check_s",
+];
 
 /// Whether `secs` is a number of seconds the runner can have written: every time cell comes
 /// from a `Duration`, so anything a `Duration` cannot hold (NaN, infinities, negatives,
@@ -691,6 +719,7 @@ impl Record {
             Some(self.cpu_s),
             Some(self.wall_s),
             self.time_limit_s,
+            self.check_s,
         ];
         SECONDS_COLUMNS
             .into_iter()

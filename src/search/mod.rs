@@ -172,6 +172,12 @@ pub struct Stats {
     pub ones: Option<u64>,
     /// Engine-specific named counts, e.g. `naked_singles`, in a fixed order per engine.
     pub counters: Vec<(&'static str, u64)>,
+    /// A certified answer (`sat` with `certify=true`): lemmas of its DRAT proof (the final
+    /// empty clause included) and its bytes; `None` for a verdict without a proof.
+    pub proof_lemmas: Option<u64>,
+    pub proof_bytes: Option<u64>,
+    /// CPU seconds of the certificate's check (not part of the search's time).
+    pub check_s: Option<f64>,
 }
 
 impl Stats {
