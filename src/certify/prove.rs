@@ -143,16 +143,35 @@ pub enum ProveError {
     Solver(String),
 }
 
-/// Working memory kept across puzzles.
-#[derive(Default)]
+/// Working memory kept across puzzles, and the bound on the formula's size.
 pub struct Prover {
     scratch: Scratch,
     clauses: Clauses,
+    /// A formula of more literals is not encoded ([`ProveError::TooLarge`]): the formula,
+    /// the solver and the proof grow with it.
+    max_literals: Option<u64>,
+}
+
+impl Default for Prover {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Prover {
+    /// A prover with no bound on the formula's literals (see [`Prover::with_max_literals`]).
     pub fn new() -> Self {
-        Self::default()
+        Prover {
+            scratch: Scratch::new(),
+            clauses: Clauses::new(),
+            max_literals: None,
+        }
+    }
+
+    /// The bound on the encoded formula's literals (`None`: no bound).
+    pub fn with_max_literals(mut self, bound: Option<u64>) -> Self {
+        self.max_literals = bound;
+        self
     }
 
     /// Decides `puzzle` with the encoding `options` and makes its certificate. `options`
@@ -183,7 +202,7 @@ impl Prover {
         self.scratch.keep_deductions(true);
         self.clauses.clear();
         let limits = EncodeLimits {
-            max_literals: None,
+            max_literals: self.max_literals,
             budget: budget.clone(),
             teardown: None,
         };

@@ -16,7 +16,7 @@ use super::common::{parse_seconds, InputArgs};
 use crate::certify::bundle::{
     field_column, grid_text, Entry, EntryStats, ENTRIES_FILE, PROOFS_DIR,
 };
-use crate::certify::{check_claim, Certificate, Claim, Prover, Verdict};
+use crate::certify::{check_claim, Certificate, Claim, ProveError, Prover, Verdict};
 use crate::cnf::{Amo, Budget, CnfEncoding, CnfOptions};
 use crate::puzzle::Puzzle;
 use anyhow::{anyhow, bail, Context};
@@ -190,7 +190,8 @@ fn make_bundle(args: &CertifyArgs) -> anyhow::Result<ExitCode> {
     let width = total.to_string().len().max(6);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut prover = Prover::new();
+    let mut prover =
+        Prover::new().with_max_literals(Some(crate::engines::sat::DEFAULT_MAX_LITERALS));
     let mut tally = Tally::default();
     let started = Instant::now();
     let mut number = 0usize;
@@ -307,7 +308,20 @@ fn make_entry(
     proof_name: &str,
 ) -> anyhow::Result<(Entry, String)> {
     let t0 = Instant::now();
-    let cert: Certificate = prover.certify(puzzle, options, &budget(args.time_limit))?;
+    let cert: Certificate = match prover.certify(puzzle, options, &budget(args.time_limit)) {
+        Ok(c) => c,
+        Err(ProveError::TooLarge { literals, bound }) => {
+            let note = format!(
+                "memory-limit: the {} encoding has {literals} literals, over the bound of {bound}",
+                options.encoding
+            );
+            return Ok((
+                unknown_entry(puzzle, options, note),
+                "unknown (memory-limit)".into(),
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    };
     let prove_s = t0.elapsed().as_secs_f64();
     let g = puzzle.geometry();
     let mut entry = unknown_entry(puzzle, options, String::new());

@@ -483,7 +483,7 @@ impl Sat {
                          does not apply"
                     ));
                 }
-                Some(crate::certify::Prover::new())
+                Some(crate::certify::Prover::new().with_max_literals(Some(max_literals)))
             }
             Some(v) => return Err(format!("certify must be true or false, not {v:?}")),
         };

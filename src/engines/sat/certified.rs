@@ -11,7 +11,7 @@
 //! keeps its verdict, and its note says it is unchecked.
 
 use super::super::{Limits, Outcome, Search, Status, Stop};
-use crate::certify::{check_claim, Claim, Prover, Verdict};
+use crate::certify::{check_claim, Claim, ProveError, Prover, Verdict};
 use crate::cnf::{Budget, CnfOptions, Interrupt};
 use crate::puzzle::Puzzle;
 use crate::timing::Stopwatch;
@@ -32,6 +32,16 @@ pub(super) fn solve(
     };
     let cert = match prover.certify(puzzle, cnf, &budget) {
         Ok(c) => c,
+        Err(ProveError::TooLarge { literals, bound }) => {
+            search.out_of_memory();
+            let mut o = search.finish();
+            o.note = Some(format!(
+                "the {} encoding has {literals} literals, over the bound of {bound} (option \
+                 max_literals)",
+                cnf.encoding.as_str()
+            ));
+            return o;
+        }
         Err(e) => {
             let mut o = search.finish();
             o.status = Status::Error;
