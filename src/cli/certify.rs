@@ -77,6 +77,17 @@ pub struct CertifyArgs {
     /// Print only the summary, not one line per puzzle.
     #[arg(long, short)]
     pub quiet: bool,
+
+    /// Threads that make or check certificates, one puzzle each at a time (default: the
+    /// machine's cores). Entries keep the input order.
+    #[arg(long, value_name = "T", allow_negative_numbers = true,
+          value_parser = super::common::whole::<usize, 1>)]
+    pub threads: Option<usize>,
+}
+
+/// The threads to use: as asked, or the machine's cores.
+fn threads(asked: Option<usize>) -> usize {
+    asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// `auto`, `true` or `false`.
@@ -143,7 +154,7 @@ impl EncodingChoice {
 
 pub fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     match &args.check {
-        Some(dir) => check_bundle(dir, args.time_limit, args.quiet),
+        Some(dir) => check_bundle(dir, args.time_limit, args.quiet, threads(args.threads)),
         None => make_bundle(&args),
     }
 }
@@ -420,46 +431,68 @@ enum Checked {
     Malformed(String),
 }
 
-fn check_bundle(dir: &Path, time_limit: Option<Duration>, quiet: bool) -> anyhow::Result<ExitCode> {
+fn check_bundle(
+    dir: &Path,
+    time_limit: Option<Duration>,
+    quiet: bool,
+    threads: usize,
+) -> anyhow::Result<ExitCode> {
     let path = dir.join(ENTRIES_FILE);
     let file = File::open(&path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-    let reader = BufReader::new(file);
+    let mut reader = BufReader::new(file).lines();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let (mut accepted, mut rejected, mut malformed) = (0u64, 0u64, 0u64);
     let started = Instant::now();
-    let mut lines = 0u64;
-    for (k, line) in reader.lines().enumerate() {
-        let lineno = k + 1;
-        let line = line.map_err(|e| anyhow!("{}:{lineno}: {e}", path.display()))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        lines += 1;
-        let result = check_line(dir, &path, lineno, &line, time_limit);
-        match result {
-            Checked::Accepted => accepted += 1,
-            Checked::Rejected(msg) => {
-                rejected += 1;
-                writeln!(out, "{msg}")?;
+    let mut entries = 0u64;
+    let mut lineno = 0usize;
+    // Entries are checked a chunk at a time, in parallel, and reported in order.
+    let chunk = 256 * threads;
+    loop {
+        let mut batch: Vec<(usize, String)> = Vec::with_capacity(chunk);
+        for line in reader.by_ref() {
+            lineno += 1;
+            let line = line.map_err(|e| anyhow!("{}:{lineno}: {e}", path.display()))?;
+            if !line.trim().is_empty() {
+                batch.push((lineno, line));
+                if batch.len() == chunk {
+                    break;
+                }
             }
-            Checked::Malformed(msg) => {
-                malformed += 1;
-                writeln!(out, "{msg}")?;
+        }
+        if batch.is_empty() {
+            break;
+        }
+        entries += batch.len() as u64;
+        let results = in_parallel(&batch, threads, |(k, line)| {
+            check_line(dir, &path, *k, line, time_limit)
+        });
+        for result in results {
+            match result {
+                Checked::Accepted => accepted += 1,
+                Checked::Rejected(msg) => {
+                    rejected += 1;
+                    writeln!(out, "{msg}")?;
+                }
+                Checked::Malformed(msg) => {
+                    malformed += 1;
+                    writeln!(out, "{msg}")?;
+                }
             }
         }
     }
     let secs = started.elapsed().as_secs_f64();
-    if lines == 0 {
+    if entries == 0 {
         writeln!(out, "{}: no entry", path.display())?;
         return Ok(ExitCode::from(super::EXIT_BAD_INPUT));
     }
     if !quiet || rejected + malformed > 0 {
         writeln!(
             out,
-            "certify --check: {lines} entries in {secs:.2} s ({:.0}/s): {accepted} accepted, \
-             {rejected} rejected, {malformed} malformed",
-            lines as f64 / secs.max(1e-9)
+            "certify --check: {entries} entries in {secs:.2} s ({:.0}/s, {threads} thread{}): \
+             {accepted} accepted, {rejected} rejected, {malformed} malformed",
+            entries as f64 / secs.max(1e-9),
+            if threads == 1 { "" } else { "s" }
         )?;
     }
     Ok(if malformed > 0 {
@@ -469,6 +502,41 @@ fn check_bundle(dir: &Path, time_limit: Option<Duration>, quiet: bool) -> anyhow
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `f` of every item, on up to `threads` scoped threads (each takes the next item), in the
+/// items' order. Every thread has ended when it returns.
+fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    if threads <= 1 || items.len() <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(items.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else {
+                            return mine;
+                        };
+                        mine.push((i, f(item)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a check thread panicked"))
+            .collect()
+    });
+    done.sort_unstable_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 fn check_line(
