@@ -109,12 +109,15 @@ struct EncodingChoice {
 
 impl EncodingChoice {
     fn from_args(args: &CertifyArgs) -> anyhow::Result<Self> {
-        let mut base = CnfOptions::default();
-        base.encoding = match &args.encoding {
+        let encoding = match &args.encoding {
             Some(e) => e
                 .parse::<CnfEncoding>()
                 .map_err(|e| anyhow!("--encoding: {e}"))?,
             None => CnfEncoding::Reduced,
+        };
+        let mut base = CnfOptions {
+            encoding,
+            ..CnfOptions::default()
         };
         if let Some(a) = &args.amo {
             base.amo = a.parse::<Amo>().map_err(|e| anyhow!("--amo: {e}"))?;
