@@ -10,9 +10,10 @@ if ! command -v cargo >/dev/null 2>&1; then
     exit 1
 fi
 
-# External SAT solvers that the reduction tests check DIMACS exports against.
+# External SAT solvers that the reduction tests check DIMACS exports against, and python3,
+# which runs scripts/canonical-cnf.py for the certificate tests (tests/certify.rs).
 missing=()
-for pkg in minisat cadical; do
+for pkg in minisat cadical python3; do
     command -v "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -23,7 +24,24 @@ if [ ${#missing[@]} -gt 0 ]; then
         apt-get install -y -qq "${missing[@]}" >/dev/null
     else
         echo "warning: ${missing[*]} not installed and cannot apt-get here;" \
-             "the external-solver checks will be skipped (they are required under CI)" >&2
+             "the checks that run them will be skipped (they are required under CI)" >&2
+    fi
+fi
+
+# rate, an independent DRAT checker (crates.io, MIT) that tests/certify.rs runs on every
+# certificate's proof beside sudolab's own checker. cargo install puts it in cargo's bin
+# folder, which the tests find on PATH (or in ~/.cargo/bin); it compiles in about 3 minutes
+# on 2 cores, once.
+cargo_bin="${CARGO_HOME:-$HOME/.cargo}/bin"
+case ":$PATH:" in
+    *":$cargo_bin:"*) ;;
+    *) export PATH="$cargo_bin:$PATH" ;;
+esac
+if ! command -v rate >/dev/null 2>&1; then
+    echo "installing rate 0.3.0 with cargo install (about 3 minutes)"
+    if ! cargo install rate --version 0.3.0 --locked; then
+        echo "warning: cargo install rate failed; the checks by rate will be skipped" \
+             "(they are required under CI)" >&2
     fi
 fi
 
