@@ -949,6 +949,9 @@ fn malformed_one(bundle: &Bundle, line: usize, col: usize, total: usize, why: &s
         .find(|l| l.starts_with(&at))
         .unwrap_or_else(|| panic!("nothing at {at}: {out}"));
     assert!(msg.contains(why), "expected `{why}`: {out}");
+    // The file's line is the only line named (serde_json's "at line 1 column C" counts the
+    // lines of one entry's JSON text, not of the file).
+    assert!(!msg.contains(" at line "), "{msg}");
     assert!(
         out.contains(&format!("{} accepted, 0 rejected, 1 malformed", total - 1)),
         "{out}"

@@ -552,7 +552,14 @@ fn check_line(
     let at = |col: usize| format!("{}:{lineno}:{col}", path.display());
     let entry: Entry = match serde_json::from_str(line) {
         Ok(e) => e,
-        Err(e) => return Checked::Malformed(format!("{}: {e}", at(e.column().max(1)))),
+        Err(e) => {
+            // serde_json ends its message with "at line 1 column C", the position in this
+            // entry's text: the file's line and column are `at`'s.
+            let text = e.to_string();
+            let own = format!(" at line {} column {}", e.line(), e.column());
+            let text = text.strip_suffix(&own).unwrap_or(&text);
+            return Checked::Malformed(format!("{}: {text}", at(e.column().max(1))));
+        }
     };
     let decoded = match entry.decode() {
         Ok(d) => d,
