@@ -684,7 +684,7 @@ impl Component {
         self.defs.clear();
         self.defs.resize(naux, Vec::new());
         self.evaluate(None).map_err(ProveError::Aux)?;
-        if self.value[self.members..].iter().any(|&v| v == 1) {
+        if self.value[self.members..].contains(&1) {
             return Err(ProveError::Aux(
                 "an auxiliary variable is forced true when no member is".into(),
             ));

@@ -20,10 +20,11 @@ const EASY: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 
 fn options(encoding: CnfEncoding, amo: Amo) -> CnfOptions {
-    let mut o = CnfOptions::default();
-    o.encoding = encoding;
-    o.amo = amo;
-    o
+    CnfOptions {
+        encoding,
+        amo,
+        ..CnfOptions::default()
+    }
 }
 
 fn certify_and_check(p: &Puzzle, o: &CnfOptions) -> Certificate {
@@ -88,9 +89,9 @@ fn multiple_and_unsat_verdicts() {
     let mut p = puzzle(EASY);
     let mut givens = p.givens().to_vec();
     let mut dropped = 0;
-    for c in 0..81 {
-        if givens[c] != 0 && dropped < 12 {
-            givens[c] = 0;
+    for given in givens.iter_mut() {
+        if *given != 0 && dropped < 12 {
+            *given = 0;
             dropped += 1;
         }
     }
