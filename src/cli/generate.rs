@@ -154,6 +154,7 @@ impl GenerateArgs {
             order: self.order(),
             unique: !self.unchecked,
             time_limit: self.time_limit,
+            second_solutions: false,
         }
     }
 
