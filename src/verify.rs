@@ -6,7 +6,13 @@
 //! A run stopped by a limit answers nothing and is *inconclusive*, not a disagreement; a run
 //! whose engine does not support the puzzle is *skipped*. A run with status `error` (an invalid
 //! solution) is always a disagreement.
+//!
+//! With a certified verdict ([`Certified`]: a certificate of [`crate::certify`] that its
+//! checker accepted), the certificate decides: every answer must agree with it
+//! ([`against_certified`]), and the answers that do are then compared with each other as
+//! above (counts and solution sets beyond what the certificate says).
 
+use crate::certify;
 use crate::engines::{self, Engine, EngineSpec, Limits, Outcome, Status};
 use crate::puzzle::{Grid, Puzzle};
 use std::fmt;
@@ -25,12 +31,23 @@ pub struct Verdict {
     pub disagreements: Vec<Disagreement>,
 }
 
-/// A run that contradicts the reference run.
+/// A run that contradicts the reference: the reference run's spec, or [`CERTIFICATE`].
 #[derive(Clone, Debug)]
 pub struct Disagreement {
     pub spec: EngineSpec,
-    pub reference: EngineSpec,
+    pub reference: String,
     pub what: String,
+}
+
+/// The reference of a disagreement with a certified verdict.
+pub const CERTIFICATE: &str = "the certificate";
+
+/// A verdict proven by a checked certificate, with its solutions (one for `unique`, two for
+/// `multiple`, none for `unsat`).
+#[derive(Clone, Copy, Debug)]
+pub struct Certified<'a> {
+    pub verdict: certify::Verdict,
+    pub solutions: &'a [Grid],
 }
 
 impl fmt::Display for Disagreement {
@@ -83,32 +100,107 @@ pub fn verify(
     engines: &mut [(EngineSpec, Box<dyn Engine>)],
     limits: &Limits,
 ) -> Verdict {
-    let runs: Vec<Run> = engines
+    compare(run_all(puzzle, engines, limits), limits)
+}
+
+/// Runs every engine on `puzzle` and compares their answers with `certified`, which decides.
+pub fn verify_certified(
+    puzzle: &Puzzle,
+    engines: &mut [(EngineSpec, Box<dyn Engine>)],
+    limits: &Limits,
+    certified: &Certified<'_>,
+) -> Verdict {
+    compare_certified(run_all(puzzle, engines, limits), limits, certified)
+}
+
+fn run_all(
+    puzzle: &Puzzle,
+    engines: &mut [(EngineSpec, Box<dyn Engine>)],
+    limits: &Limits,
+) -> Vec<Run> {
+    engines
         .iter_mut()
         .map(|(spec, engine)| Run {
             spec: spec.clone(),
             outcome: engines::run(engine.as_mut(), puzzle, limits),
         })
-        .collect();
-    compare(runs, limits)
+        .collect()
+}
+
+/// Whether the answer `outcome` agrees with `certified`; what differs if not. An answer
+/// agrees when its status is the certified verdict (`solved`, a first solution, agrees with
+/// `unique` and `multiple`) and, for `unique`, every solution it kept is the certified one.
+pub fn against_certified(outcome: &Outcome, certified: &Certified<'_>) -> Result<(), String> {
+    use certify::Verdict as V;
+    let verdict = certified.verdict;
+    let status_agrees = matches!(
+        (outcome.status, verdict),
+        (Status::Solved, V::Unique | V::Multiple)
+            | (Status::Unique, V::Unique)
+            | (Status::Multiple, V::Multiple)
+            | (Status::Unsat, V::Unsat)
+    );
+    if !status_agrees {
+        return Err(format!(
+            "status {} vs certified {}",
+            outcome.status,
+            verdict.as_str()
+        ));
+    }
+    if verdict == V::Unique {
+        if let Some(other) = outcome
+            .solutions
+            .iter()
+            .find(|s| Some(*s) != certified.solutions.first())
+        {
+            return Err(format!(
+                "solution {other:?} vs the certified unique solution"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Compares runs already made on one puzzle under `limits`.
 pub fn compare(runs: Vec<Run>, limits: &Limits) -> Verdict {
+    compare_with(runs, limits, None)
+}
+
+/// Compares runs already made on one puzzle under `limits` with a certified verdict, which
+/// decides (see the module doc).
+pub fn compare_certified(runs: Vec<Run>, limits: &Limits, certified: &Certified<'_>) -> Verdict {
+    compare_with(runs, limits, Some(certified))
+}
+
+fn compare_with(runs: Vec<Run>, limits: &Limits, certified: Option<&Certified<'_>>) -> Verdict {
     let mut disagreements = Vec::new();
     for r in runs.iter().filter(|r| r.outcome.status == Status::Error) {
         disagreements.push(Disagreement {
             spec: r.spec.clone(),
-            reference: r.spec.clone(),
+            reference: r.spec.to_string(),
             what: r.outcome.note.clone().unwrap_or_else(|| "error".into()),
         });
     }
-    let reference = runs.iter().position(|r| r.outcome.status.is_answer());
+    // The answers compared with each other: all of them, or those the certificate accepts.
+    let mut compared: Vec<&Run> = Vec::new();
+    for r in runs.iter().filter(|r| r.outcome.status.is_answer()) {
+        match certified.map(|c| against_certified(&r.outcome, c)) {
+            Some(Err(what)) => disagreements.push(Disagreement {
+                spec: r.spec.clone(),
+                reference: CERTIFICATE.to_string(),
+                what,
+            }),
+            _ => compared.push(r),
+        }
+    }
+    let reference = compared
+        .first()
+        .and_then(|first| runs.iter().position(|r| std::ptr::eq(r, *first)));
     if let Some(ri) = reference {
         let base = &runs[ri].outcome;
         let base_exhausted = exhausted(base, limits);
         let base_set = sorted(&base.solutions);
-        for r in runs.iter().filter(|r| r.outcome.status.is_answer()) {
+        for r in compared {
             let o = &r.outcome;
             let mut what = Vec::new();
             if o.status != base.status {
@@ -132,7 +224,7 @@ pub fn compare(runs: Vec<Run>, limits: &Limits) -> Verdict {
             if !what.is_empty() {
                 disagreements.push(Disagreement {
                     spec: r.spec.clone(),
-                    reference: runs[ri].spec.clone(),
+                    reference: runs[ri].spec.to_string(),
                     what: what.join("; "),
                 });
             }
@@ -198,6 +290,58 @@ mod tests {
         );
         assert_eq!(v.disagreements.len(), 2, "{:?}", v.disagreements);
         assert!(v.disagreements[0].what.contains("solution sets"));
+    }
+
+    /// The certified verdict decides: an answer that contradicts it disagrees even when it
+    /// comes first (and is not the reference the others are compared with), and a unique
+    /// answer with another solution disagrees.
+    #[test]
+    fn a_certified_verdict_decides() {
+        use certify::Verdict as V;
+        let limits = Limits::solutions(2);
+        let (a, b) = (vec![1, 2], vec![2, 1]);
+        let unique = [a.clone()];
+        let certified = Certified {
+            verdict: V::Unique,
+            solutions: &unique,
+        };
+        let v = compare_certified(
+            vec![
+                run("w", outcome(Status::Multiple, vec![a.clone(), b.clone()])),
+                run("x", outcome(Status::Unique, vec![a.clone()])),
+                run("y", outcome(Status::Unique, vec![b.clone()])),
+                run("z", outcome(Status::Unique, vec![a.clone()])),
+                run("t", outcome(Status::TimeLimit, vec![])),
+            ],
+            &limits,
+            &certified,
+        );
+        let who: Vec<String> = v.disagreements.iter().map(|d| d.spec.to_string()).collect();
+        assert_eq!(who, ["w", "y"], "{:?}", v.disagreements);
+        assert!(v.disagreements.iter().all(|d| d.reference == CERTIFICATE));
+        assert!(v.disagreements[0].what.contains("certified unique"));
+        assert_eq!(v.reference, Some(1));
+        let none: [Grid; 0] = [];
+        let unsat = Certified {
+            verdict: V::Unsat,
+            solutions: &none,
+        };
+        for (status, agrees) in [
+            (Status::Unsat, true),
+            (Status::Solved, false),
+            (Status::Unique, false),
+            (Status::Multiple, false),
+        ] {
+            let o = outcome(status, vec![]);
+            assert_eq!(against_certified(&o, &unsat).is_ok(), agrees, "{status}");
+        }
+        let two = [a.clone(), b.clone()];
+        let multiple = Certified {
+            verdict: V::Multiple,
+            solutions: &two,
+        };
+        assert!(against_certified(&outcome(Status::Solved, vec![b.clone()]), &multiple).is_ok());
+        assert!(against_certified(&outcome(Status::Unique, vec![a]), &multiple).is_err());
     }
 
     #[test]

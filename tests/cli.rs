@@ -387,3 +387,76 @@ fn every_size_and_variant_is_solved_by_every_engine() {
         .iter()
         .all(|r| r["max_live"].parse::<u64>().unwrap() <= 200_000));
 }
+
+/// `verify --certify`: each puzzle is headed by its certified verdict, which stands beside
+/// every configuration's answer; agreeing configurations exit 0; `--certify-out` keeps a
+/// bundle that `certify --check` accepts; `--certify-out` without `--certify` is bad usage.
+#[test]
+fn verify_certify_prints_the_certified_verdict_beside_each_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let nine = dir.path().join("nine.txt");
+    let four = dir.path().join("four.txt");
+    std::fs::write(
+        &nine,
+        ".9..1.6.........852..4781..84...6.7.6..7.......1.......5..9.7.......4..2..2...93.\n",
+    )
+    .unwrap();
+    std::fs::write(&four, "1234............\n11..............\n").unwrap();
+    let bundle = dir.path().join("bundle");
+    let o = run(&[
+        "verify",
+        "--certify",
+        "--engines",
+        "dlx,human,sat:encoding=minimal",
+        nine.to_str().unwrap(),
+        four.to_str().unwrap(),
+        "--certify-out",
+        bundle.to_str().unwrap(),
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    let heads: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with(' ') && l.contains(".txt:"))
+        .collect();
+    assert_eq!(heads.len(), 3, "{out}");
+    for (head, verdict) in heads.iter().zip(["unique", "multiple", "unsat"]) {
+        assert!(head.ends_with(&format!(": certified {verdict}")), "{out}");
+    }
+    let runs: Vec<&str> = out.lines().filter(|l| l.starts_with("    ")).collect();
+    assert_eq!(runs.len(), 9, "{out}");
+    assert!(runs.iter().all(|l| l.ends_with("  agrees")), "{out}");
+    assert!(
+        out.contains("certified: multiple 1, unique 1, unsat 1; unchecked 0"),
+        "{out}"
+    );
+    let check = run(&["certify", "--check", bundle.to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+    assert!(stdout(&check).contains("3 accepted"), "{}", stdout(&check));
+
+    // No certificate within the time limit (a 25x25 puzzle needs the solver, which starts
+    // after 1 microsecond): said so, and the configurations are compared with each other.
+    let o = run(&[
+        "verify",
+        "--certify",
+        "--engines",
+        "dlx,sat",
+        "--time-limit",
+        "0.000001",
+        data("rk-25x25.txt").to_str().unwrap(),
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(
+        out.contains(
+            "rk-25x25.txt:1: unchecked (the prover stopped: time-limit): the configurations are \
+             compared with each other"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("certified: none; unchecked 1"), "{out}");
+
+    let o = run(&["verify", "--certify-out", "x", four.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--certify"), "{}", stderr(&o));
+}

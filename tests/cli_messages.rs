@@ -779,12 +779,12 @@ fn resume_names_the_line_and_column_of_a_bad_row() {
     torn(4);
     refused(
         &run_in(d, RESUME_BAD),
-        &["bad.csv:4: expected 43 fields like the header, found 40"],
+        &["bad.csv:4: expected 46 fields like the header, found 40"],
     );
     // `summary` says the same line.
     refused(
         &run_in(d, &["summary", "bad.csv"]),
-        &["bad.csv:4: expected 43 fields like the header, found 40"],
+        &["bad.csv:4: expected 46 fields like the header, found 40"],
     );
     torn(7);
     let o = run_in(d, RESUME_BAD);

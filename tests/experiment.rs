@@ -551,7 +551,8 @@ fn an_output_without_rows_is_started_over() {
                   engine_options,encoding,amo,backend,givens,repetition,status,solutions,nodes,\
                   guesses,backtracks,max_live,updates,decisions,conflicts,propagations,vars,\
                   clauses,literals,items,options,ones,counters,build_s,solve_s,cpu_s,wall_s,\
-                  time_limit_s,node_limit,max_solutions,shard,job,note\n";
+                  time_limit_s,node_limit,max_solutions,shard,job,note,proof_lemmas,proof_bytes,\
+                  check_s\n";
     for (contents, args) in [
         (header, &["--resume"][..]),
         (header, &[][..]),

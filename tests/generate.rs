@@ -4,6 +4,7 @@
 
 use std::path::Path;
 use std::process::{Command, Output};
+use sudolab::certify::bundle::{Entry, ENTRIES_FILE};
 use sudolab::engines::{self, EngineSpec, Limits, Status};
 use sudolab::generate::{GenerateOptions, Generator, Target};
 use sudolab::puzzle::{read_file, ReadOptions};
@@ -17,6 +18,10 @@ fn run(args: &[&str]) -> Output {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// Generates into a file, reads it back with the library's reader, checks the count, the
@@ -295,4 +300,162 @@ fn time_limit_stops_and_writes_only_finished_puzzles() {
         stderr(&o)
     );
     assert!(text.lines().skip(1).all(|l| l.len() == 81), "{text}");
+}
+
+/// The entries of a bundle's `certificates.jsonl`.
+fn bundle_entries(dir: &Path) -> Vec<Entry> {
+    let text = std::fs::read_to_string(dir.join(ENTRIES_FILE)).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// `sudolab certify --check DIR`.
+fn check_bundle(dir: &Path) -> Output {
+    run(&["certify", "--check", dir.to_str().unwrap()])
+}
+
+/// `generate --certify DIR` writes one checked entry per puzzle, in output order, whose
+/// givens are the puzzle's; with `--minimal` each carries one second solution per given. The
+/// puzzles are those of the same command without it, and `certify --check` accepts the
+/// bundle.
+#[test]
+fn certified_bundles_pass_the_check() {
+    for (args, count, minimal) in [
+        (&["--size", "9", "--minimal", "--seed", "2"][..], 5, true),
+        (
+            &["--size", "9", "--clues", "30", "--seed", "2"][..],
+            4,
+            false,
+        ),
+        (&["--size", "16", "--minimal", "--seed", "2"][..], 1, true),
+        (
+            &["--size", "9", "--jigsaw", "--minimal", "--seed", "2"][..],
+            3,
+            true,
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let bundle = dir.path().join("bundle");
+        let file = dir.path().join("p.txt");
+        let count_s = count.to_string();
+        let mut full = vec!["generate", "--count", &count_s];
+        full.extend_from_slice(args);
+        let plain = run(&full);
+        assert!(plain.status.success(), "{args:?}: {}", stderr(&plain));
+        full.extend_from_slice(&[
+            "-o",
+            file.to_str().unwrap(),
+            "--certify",
+            bundle.to_str().unwrap(),
+        ]);
+        let o = run(&full);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert_eq!(std::fs::read(&file).unwrap(), plain.stdout, "{args:?}");
+        let read = ReadOptions::default();
+        let (_, puzzles) = read_file(&file, &read).unwrap();
+        let entries = bundle_entries(&bundle);
+        assert_eq!(entries.len(), count, "{args:?}");
+        for (k, (e, sp)) in entries.iter().zip(&puzzles).enumerate() {
+            assert_eq!(e.source, file.to_str().unwrap());
+            assert_eq!(e.index, k as u64 + 1);
+            assert_eq!((e.verdict.as_str(), e.checked), ("unique", true), "{e:?}");
+            let d = e.decode().unwrap();
+            assert_eq!(d.givens, sp.puzzle.givens(), "{args:?}: entry {}", k + 1);
+            assert_eq!(d.geometry.regions(), sp.puzzle.geometry().regions());
+            let givens = d.givens.iter().filter(|&&g| g != 0).count();
+            match (&e.minimality, minimal) {
+                (Some(list), true) => assert_eq!(list.len(), givens, "{args:?}"),
+                (None, false) => {}
+                (m, _) => panic!("{args:?}: minimality {m:?}"),
+            }
+        }
+        let c = check_bundle(&bundle);
+        assert_eq!(c.status.code(), Some(0), "{args:?}: {}", stdout(&c));
+        assert!(
+            stdout(&c).contains(&format!("{count} accepted")),
+            "{}",
+            stdout(&c)
+        );
+        // The same folder again is refused before anything is written.
+        let again = run(&full);
+        assert_eq!(again.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&again).contains("a bundle is already there"),
+            "{}",
+            stderr(&again)
+        );
+    }
+}
+
+/// `generate --size 9 --minimal ARGS --certify DIR/bundle`: the run and the bundle folder.
+fn certified_9x9_minimal(dir: &Path, args: &[&str]) -> (Output, std::path::PathBuf) {
+    let bundle = dir.join("bundle");
+    let mut full = vec!["generate", "--size", "9", "--minimal"];
+    full.extend_from_slice(args);
+    full.extend_from_slice(&["--certify", bundle.to_str().unwrap()]);
+    (run(&full), bundle)
+}
+
+/// Asserts that a `certify --check` run rejected an entry, saying each of `needles`.
+fn assert_rejected(o: &Output, needles: &[&str]) {
+    let out = stdout(o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    for needle in needles {
+        assert!(out.contains(needle), "{needle:?} not in {out}");
+    }
+}
+
+/// A bundle whose minimality list is wrong is rejected (exit 1) with the given named: a second
+/// solution equal to the unique one, one that breaks a house, one missing.
+#[test]
+fn a_wrong_minimality_list_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, bundle) = certified_9x9_minimal(dir.path(), &["--count", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(check_bundle(&bundle).status.code(), Some(0));
+    let entries = bundle_entries(&bundle);
+    let edit = |change: &dyn Fn(&mut Vec<String>, &str)| {
+        let mut first = entries[0].clone();
+        let mut list = first.minimality.clone().unwrap();
+        change(&mut list, &first.solutions[0]);
+        first.minimality = Some(list);
+        let lines: Vec<String> = [&first, &entries[1]]
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap())
+            .collect();
+        std::fs::write(bundle.join(ENTRIES_FILE), lines.join("\n") + "\n").unwrap();
+        check_bundle(&bundle)
+    };
+    let unique = edit(&|list, solution| list[2] = solution.to_string());
+    assert_rejected(&unique, &["minimality: given 3", "is the unique one"]);
+    // The first two cells exchanged: the row keeps its digits, the first column breaks.
+    let broken = edit(&|list, _| {
+        let mut cells: Vec<char> = list[0].chars().collect();
+        cells.swap(0, 1);
+        list[0] = cells.into_iter().collect();
+    });
+    assert_rejected(
+        &broken,
+        &["minimality: given 1", "not a solution without it"],
+    );
+    let short = edit(&|list, _| {
+        list.pop();
+    });
+    assert_rejected(&short, &["second solutions for", "1 accepted, 1 rejected"]);
+}
+
+/// With `--time-limit`, the bundle holds exactly the puzzles written: a puzzle whose
+/// certificate the limit stopped is unfinished, as one the generator did not finish.
+#[test]
+fn certified_runs_stop_at_the_time_limit_with_one_entry_per_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--count", "100000000", "--time-limit", "0.5"];
+    let (o, bundle) = certified_9x9_minimal(dir.path(), &args);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout.clone()).unwrap();
+    let puzzles = text.lines().filter(|l| !l.starts_with('#')).count();
+    assert!(puzzles >= 1, "{}", stderr(&o));
+    assert_eq!(bundle_entries(&bundle).len(), puzzles);
+    assert_eq!(check_bundle(&bundle).status.code(), Some(0));
 }

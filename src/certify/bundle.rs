@@ -13,7 +13,9 @@ use super::prove::Verdict;
 use crate::puzzle::{write_grid, Geometry, Layout, OutputFormat};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 /// The file of entries inside a bundle.
 pub const ENTRIES_FILE: &str = "certificates.jsonl";
@@ -290,6 +292,87 @@ impl Entry {
     }
 }
 
+/// Why a bundle could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum BundleError {
+    #[error("{}: a bundle is already there (choose another folder, or remove it)", .0.display())]
+    Exists(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+}
+
+/// Writes a bundle: creates the folder (refusing one that already holds a bundle), then one
+/// entry at a time, its proof file first and its line flushed at once, so a killed run keeps
+/// every entry written before it. Proofs are named `proofs/NNNNNN.drat` by the entry's
+/// 1-based number in the bundle.
+pub struct BundleWriter {
+    dir: PathBuf,
+    entries_path: PathBuf,
+    entries: BufWriter<File>,
+    /// Digits of the proof numbers.
+    width: usize,
+    written: u64,
+}
+
+impl BundleWriter {
+    /// Creates the bundle folder `dir` for `total` entries (the number only sets the width
+    /// of the proof names: at least six digits).
+    pub fn create(dir: &Path, total: u64) -> Result<Self, BundleError> {
+        let entries_path = dir.join(ENTRIES_FILE);
+        if entries_path.exists() {
+            return Err(BundleError::Exists(entries_path));
+        }
+        let proofs = dir.join(PROOFS_DIR);
+        std::fs::create_dir_all(&proofs).map_err(|source| BundleError::Io {
+            path: proofs,
+            source,
+        })?;
+        let file = File::create(&entries_path).map_err(|source| BundleError::Io {
+            path: entries_path.clone(),
+            source,
+        })?;
+        Ok(BundleWriter {
+            dir: dir.to_path_buf(),
+            entries_path,
+            entries: BufWriter::new(file),
+            width: total.to_string().len().max(6),
+            written: 0,
+        })
+    }
+
+    /// The bundle folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Entries written so far.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// Writes `proof` (if any) as the next entry's proof file, sets `entry.proof` to it, and
+    /// appends `entry` as one line.
+    pub fn write(&mut self, entry: &mut Entry, proof: Option<&[u8]>) -> Result<(), BundleError> {
+        let number = self.written + 1;
+        entry.proof = None;
+        if let Some(proof) = proof {
+            let name = format!("{PROOFS_DIR}/{number:0width$}.drat", width = self.width);
+            let path = self.dir.join(&name);
+            std::fs::write(&path, proof).map_err(|source| BundleError::Io { path, source })?;
+            entry.proof = Some(name);
+        }
+        let line = serde_json::to_string(entry).expect("an entry serialises");
+        let io_error = |source| BundleError::Io {
+            path: self.entries_path.clone(),
+            source,
+        };
+        writeln!(self.entries, "{line}").map_err(io_error)?;
+        self.entries.flush().map_err(io_error)?;
+        self.written = number;
+        Ok(())
+    }
+}
+
 /// The 1-based column of `"field"` in a JSON line (1 if it is not there), to place a field
 /// error.
 pub fn field_column(line: &str, field: &str) -> usize {
@@ -343,6 +426,33 @@ mod tests {
             field_column(&line, "verdict"),
             line.find("\"verdict\"").unwrap() + 1
         );
+    }
+
+    #[test]
+    fn the_writer_numbers_proofs_and_refuses_an_existing_bundle() {
+        let dir = tempfile::tempdir().unwrap();
+        let bundle = dir.path().join("b");
+        let mut writer = BundleWriter::create(&bundle, 3).unwrap();
+        let mut with_proof = entry();
+        writer.write(&mut with_proof, Some(b"0\n")).unwrap();
+        let mut without = entry();
+        without.proof = Some("stale".into());
+        writer.write(&mut without, None).unwrap();
+        assert_eq!(writer.written(), 2);
+        assert_eq!(with_proof.proof.as_deref(), Some("proofs/000001.drat"));
+        assert_eq!(without.proof, None);
+        let proof = std::fs::read(bundle.join("proofs/000001.drat")).unwrap();
+        assert_eq!(proof, b"0\n");
+        let text = std::fs::read_to_string(bundle.join(ENTRIES_FILE)).unwrap();
+        let back: Vec<Entry> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(back, [with_proof, without]);
+        assert!(matches!(
+            BundleWriter::create(&bundle, 1),
+            Err(BundleError::Exists(_))
+        ));
     }
 
     #[test]

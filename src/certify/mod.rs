@@ -16,7 +16,8 @@
 //! written as lemmas, the encoding's auxiliary variables are introduced by definition, and
 //! the solver's own DRAT proof follows, renamed to the canonical variables. [`check`] checks
 //! a claim from the puzzle alone; [`bundle`] reads and writes the bundle that `sudolab
-//! certify` makes (`certificates.jsonl` and one proof file per proof; `docs/certify.md`).
+//! certify`, `generate --certify` and `verify --certify-out` make (`certificates.jsonl` and
+//! one proof file per proof; `docs/certify.md`).
 //!
 //! Layering: this module uses the puzzle model, the CNF encoders (to make proofs) and the
 //! DRAT checker of [`crate::cnf::drat`]; the checking half ([`check`], [`canonical`],

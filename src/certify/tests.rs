@@ -89,9 +89,9 @@ fn multiple_and_unsat_verdicts() {
     let mut p = puzzle(EASY);
     let mut givens = p.givens().to_vec();
     let mut dropped = 0;
-    for g in givens.iter_mut() {
-        if *g != 0 && dropped < 12 {
-            *g = 0;
+    for given in givens.iter_mut() {
+        if *given != 0 && dropped < 12 {
+            *given = 0;
             dropped += 1;
         }
     }

@@ -11,18 +11,21 @@
 //! accepted, 1 when one is rejected (or its check hit the time limit), 2 when the bundle is
 //! malformed (a missing file, an unknown field value, a truncated proof), with file, line and
 //! column.
+//!
+//! [`Certifier`] makes and checks one puzzle's certificate for `certify -o`, `generate
+//! --certify` and `verify --certify`, and [`create_bundle`] opens their bundles.
 
 use super::common::{parse_seconds, InputArgs};
 use crate::certify::bundle::{
-    field_column, grid_text, Entry, EntryStats, ENTRIES_FILE, PROOFS_DIR,
+    field_column, grid_text, BundleWriter, Entry, EntryStats, ENTRIES_FILE,
 };
 use crate::certify::{check_claim, Certificate, Claim, ProveError, Prover, Verdict};
 use crate::cnf::{Amo, Budget, CnfEncoding, CnfOptions};
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Grid, Puzzle};
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -107,34 +110,43 @@ struct EncodingChoice {
     probe: Option<bool>,
 }
 
+impl Default for EncodingChoice {
+    /// `certify`'s default: the reduced encoding (the sat engine's default) with the default
+    /// at-most-one, locked candidates and probing on grids up to 9x9.
+    fn default() -> Self {
+        EncodingChoice {
+            base: CnfOptions {
+                encoding: CnfEncoding::Reduced,
+                ..CnfOptions::default()
+            },
+            locked: None,
+            probe: None,
+        }
+    }
+}
+
 impl EncodingChoice {
     fn from_args(args: &CertifyArgs) -> anyhow::Result<Self> {
-        let encoding = match &args.encoding {
-            Some(e) => e
+        let mut choice = EncodingChoice::default();
+        if let Some(e) = &args.encoding {
+            choice.base.encoding = e
                 .parse::<CnfEncoding>()
-                .map_err(|e| anyhow!("--encoding: {e}"))?,
-            None => CnfEncoding::Reduced,
-        };
-        let mut base = CnfOptions {
-            encoding,
-            ..CnfOptions::default()
-        };
-        if let Some(a) = &args.amo {
-            base.amo = a.parse::<Amo>().map_err(|e| anyhow!("--amo: {e}"))?;
+                .map_err(|e| anyhow!("--encoding: {e}"))?;
         }
-        let locked = auto_flag("locked", &args.locked)?;
-        let probe = auto_flag("probe", &args.probe)?;
-        if base.encoding != CnfEncoding::Reduced && (locked == Some(true) || probe == Some(true)) {
+        if let Some(a) = &args.amo {
+            choice.base.amo = a.parse::<Amo>().map_err(|e| anyhow!("--amo: {e}"))?;
+        }
+        choice.locked = auto_flag("locked", &args.locked)?;
+        choice.probe = auto_flag("probe", &args.probe)?;
+        if choice.base.encoding != CnfEncoding::Reduced
+            && (choice.locked == Some(true) || choice.probe == Some(true))
+        {
             bail!(
                 "--locked and --probe apply to --encoding reduced, not {}",
-                base.encoding
+                choice.base.encoding
             );
         }
-        Ok(EncodingChoice {
-            base,
-            locked,
-            probe,
-        })
+        Ok(choice)
     }
 
     fn for_side(&self, n: usize) -> CnfOptions {
@@ -169,6 +181,259 @@ fn budget(limit: Option<Duration>) -> Budget {
     }
 }
 
+/// Makes and checks certificates one puzzle at a time, for `certify -o`, `generate
+/// --certify` and `verify --certify`.
+pub(super) struct Certifier {
+    prover: Prover,
+    choice: EncodingChoice,
+    /// For deciding and proving, and again for checking, per puzzle.
+    time_limit: Option<Duration>,
+    /// An end no budget goes past (`generate --time-limit`).
+    deadline: Option<Instant>,
+    /// Whether the tool checks each certificate it makes.
+    check: bool,
+}
+
+/// What the tool's own check said of a certificate it made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum OwnCheck {
+    Accepted,
+    /// The check rejected the certificate (a defect of the tool), with the reason.
+    Rejected(String),
+    /// A limit stopped the check (`time-limit`, `cancelled`), or the encoding was over the
+    /// literal bound before any proving (`memory-limit`).
+    Stopped(&'static str),
+    /// Not checked (`certify --no-check`).
+    Skipped,
+}
+
+/// One puzzle's certificate, made and checked.
+pub(super) struct Made {
+    /// Its bundle entry, but for `source`, `index` and the proof file, which the caller and
+    /// the [`BundleWriter`] set.
+    pub entry: Entry,
+    pub certificate: Certificate,
+    pub check: OwnCheck,
+    /// What `certify` prints for it: the verdict, the check, the proof size and the times.
+    pub line: String,
+}
+
+impl Made {
+    /// The verdict, if a check accepted it and it is not `unknown`: what the certificate
+    /// proves.
+    pub fn certified(&self) -> Option<Verdict> {
+        (self.check == OwnCheck::Accepted && self.certificate.verdict != Verdict::Unknown)
+            .then_some(self.certificate.verdict)
+    }
+
+    /// Why [`Made::certified`] is `None`.
+    pub fn why_uncertified(&self) -> String {
+        match (&self.check, self.certificate.stop) {
+            (_, Some(why)) => format!("the prover stopped: {}", interrupt_name(why)),
+            (OwnCheck::Rejected(r), _) => format!("the tool's check rejected it: {r}"),
+            (OwnCheck::Stopped("memory-limit"), _) => {
+                "the encoding is over the literal bound (memory-limit)".into()
+            }
+            (OwnCheck::Stopped(why), _) => format!("the check stopped: {why}"),
+            (OwnCheck::Skipped, _) => "not checked".into(),
+            (OwnCheck::Accepted, None) => "accepted".into(),
+        }
+    }
+
+    /// Whether a limit stopped the prover or the check.
+    pub fn stopped(&self) -> bool {
+        self.certificate.stop.is_some() || matches!(self.check, OwnCheck::Stopped(_))
+    }
+}
+
+impl Certifier {
+    /// `certify`'s default encoding, each certificate checked.
+    pub fn new(time_limit: Option<Duration>) -> Self {
+        Certifier {
+            prover: Prover::new()
+                .with_max_literals(Some(crate::engines::sat::DEFAULT_MAX_LITERALS)),
+            choice: EncodingChoice::default(),
+            time_limit,
+            deadline: None,
+            check: true,
+        }
+    }
+
+    /// Ends every budget at `deadline` at the latest.
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    fn budget(&self) -> Budget {
+        let mut b = budget(self.time_limit);
+        b.deadline = match (b.deadline, self.deadline) {
+            (Some(a), Some(d)) => Some(a.min(d)),
+            (a, d) => a.or(d),
+        };
+        b
+    }
+
+    /// An `unknown` entry for `puzzle` with `note`, as made with this certifier's encoding.
+    pub fn unknown_entry(&self, puzzle: &Puzzle, note: String) -> Entry {
+        let options = self.choice.for_side(puzzle.n());
+        let (size, box_shape, variant, regions) = Entry::geometry_fields(puzzle.geometry());
+        Entry {
+            source: String::new(),
+            index: 0,
+            size,
+            box_shape,
+            variant,
+            regions,
+            puzzle: grid_text(puzzle.givens(), puzzle.geometry()),
+            verdict: Verdict::Unknown.as_str().into(),
+            solutions: Vec::new(),
+            proof: None,
+            formula: crate::certify::CanonicalForm::for_side(puzzle.n())
+                .as_str()
+                .into(),
+            minimality: None,
+            checked: false,
+            note: Some(note),
+            stats: Some(EntryStats {
+                encoding: EncodingChoice::describe(&options),
+                ..EntryStats::default()
+            }),
+        }
+    }
+
+    /// Makes and checks the certificate of `puzzle`. `minimality`, for each given in
+    /// row-major order, a solution of the puzzle without it: it goes into the entry and the
+    /// check with any verdict but `unknown` (the check rejects it unless the verdict is
+    /// `unique` and every grid is right).
+    pub fn certify(
+        &mut self,
+        puzzle: &Puzzle,
+        minimality: Option<&[Grid]>,
+    ) -> Result<Made, ProveError> {
+        let options = self.choice.for_side(puzzle.n());
+        let t0 = Instant::now();
+        let cert: Certificate = match self.prover.certify(puzzle, &options, &self.budget()) {
+            Ok(c) => c,
+            Err(ProveError::TooLarge { literals, bound }) => {
+                let note = format!(
+                    "memory-limit: the {} encoding has {literals} literals, over the bound of {bound}",
+                    options.encoding
+                );
+                return Ok(Made {
+                    entry: self.unknown_entry(puzzle, note),
+                    certificate: Certificate {
+                        verdict: Verdict::Unknown,
+                        solutions: Vec::new(),
+                        proof: None,
+                        form: crate::certify::CanonicalForm::for_side(puzzle.n()),
+                        stop: None,
+                        stats: Default::default(),
+                    },
+                    check: OwnCheck::Stopped("memory-limit"),
+                    line: "unknown (memory-limit)".into(),
+                });
+            }
+            Err(e) => return Err(e),
+        };
+        let prove_s = t0.elapsed().as_secs_f64();
+        let minimality = minimality.filter(|_| cert.verdict != Verdict::Unknown);
+        let g = puzzle.geometry();
+        let mut entry = self.unknown_entry(puzzle, String::new());
+        entry.note = None;
+        entry.verdict = cert.verdict.as_str().into();
+        entry.formula = cert.form.as_str().into();
+        entry.solutions = cert.solutions.iter().map(|s| grid_text(s, g)).collect();
+        entry.minimality = minimality.map(|list| list.iter().map(|s| grid_text(s, g)).collect());
+        let proof_bytes = cert.proof.as_ref().map_or(0, |p| p.len() as u64);
+        let mut check_s = 0.0;
+        let mut line = cert.verdict.as_str().to_string();
+        if let Some(why) = cert.stop {
+            entry.note = Some(format!("stopped: {}", interrupt_name(why)));
+            line.push_str(&format!(" ({})", interrupt_name(why)));
+        }
+        let check = if self.check {
+            let t1 = Instant::now();
+            let claim = Claim {
+                geometry: g,
+                givens: puzzle.givens(),
+                verdict: cert.verdict,
+                solutions: &cert.solutions,
+                form: cert.form,
+                minimality,
+            };
+            let mut reader = cert.proof.as_deref();
+            let result = check_claim(
+                &claim,
+                reader.as_mut().map(|r| r as &mut dyn BufRead),
+                &self.budget(),
+            );
+            check_s = t1.elapsed().as_secs_f64();
+            match result {
+                Ok(_) => {
+                    entry.checked = true;
+                    if cert.verdict != Verdict::Unknown {
+                        line.push_str(", certified");
+                    }
+                    OwnCheck::Accepted
+                }
+                Err(r) => {
+                    let (why, check) = match r.interrupted() {
+                        Some(i) => (
+                            format!("check stopped: {}", interrupt_name(i)),
+                            OwnCheck::Stopped(interrupt_name(i)),
+                        ),
+                        None => (format!("rejected: {r}"), OwnCheck::Rejected(r.to_string())),
+                    };
+                    line.push_str(&format!(", unchecked ({why})"));
+                    entry.note = Some(why);
+                    check
+                }
+            }
+        } else {
+            line.push_str(", unchecked");
+            OwnCheck::Skipped
+        };
+        let stats = &cert.stats;
+        if cert.proof.is_some() {
+            line.push_str(&format!(
+                ", proof {} lemmas {} bytes",
+                stats.lemmas(),
+                proof_bytes
+            ));
+        }
+        line.push_str(&format!(
+            ", {:.3} ms + check {:.3} ms",
+            prove_s * 1e3,
+            check_s * 1e3
+        ));
+        entry.stats = Some(EntryStats {
+            encoding: EncodingChoice::describe(&options),
+            lemmas: if cert.proof.is_some() {
+                stats.lemmas()
+            } else {
+                0
+            },
+            deletions: stats.deletions,
+            proof_bytes,
+            prove_s,
+            check_s,
+        });
+        Ok(Made {
+            entry,
+            certificate: cert,
+            check,
+            line,
+        })
+    }
+}
+
+/// Creates the bundle folder `dir` for `total` entries (see [`BundleWriter::create`]).
+pub(super) fn create_bundle(dir: &Path, total: u64) -> anyhow::Result<BundleWriter> {
+    BundleWriter::create(dir, total)
+        .with_context(|| format!("{}: cannot make the bundle", dir.display()))
+}
+
 /// Tallies of a making run.
 #[derive(Default)]
 struct Tally {
@@ -186,43 +451,40 @@ fn make_bundle(args: &CertifyArgs) -> anyhow::Result<ExitCode> {
         .out
         .as_ref()
         .expect("clap requires --out without --check");
-    let choice = EncodingChoice::from_args(args)?;
+    let mut certifier = Certifier {
+        choice: EncodingChoice::from_args(args)?,
+        check: !args.no_check,
+        ..Certifier::new(args.time_limit)
+    };
     let sets = args.input.load(&args.files)?;
-    let entries_path = out_dir.join(ENTRIES_FILE);
-    if entries_path.exists() {
-        bail!(
-            "{}: a bundle is already there (choose another -o folder, or remove it)",
-            entries_path.display()
-        );
-    }
-    std::fs::create_dir_all(out_dir.join(PROOFS_DIR))
-        .with_context(|| format!("{}: cannot create the bundle folder", out_dir.display()))?;
-    let mut entries = BufWriter::new(
-        File::create(&entries_path).with_context(|| format!("{}", entries_path.display()))?,
-    );
     let total: usize = sets.iter().map(|s| s.puzzles.len()).sum();
-    let width = total.to_string().len().max(6);
+    let mut bundle = create_bundle(out_dir, total as u64)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut prover =
-        Prover::new().with_max_literals(Some(crate::engines::sat::DEFAULT_MAX_LITERALS));
     let mut tally = Tally::default();
     let started = Instant::now();
-    let mut number = 0usize;
     for set in &sets {
         for (i, sp) in set.puzzles.iter().enumerate() {
-            number += 1;
             let puzzle = &sp.puzzle;
-            let options = choice.for_side(puzzle.n());
-            let proof_name = format!("{PROOFS_DIR}/{number:0width$}.drat");
-            let made = make_entry(&mut prover, puzzle, &options, args, out_dir, &proof_name);
-            let (mut entry, line) = match made {
-                Ok(x) => x,
+            let (mut entry, proof, line) = match certifier.certify(puzzle, None) {
+                Ok(made) => {
+                    if made.check == OwnCheck::Accepted {
+                        tally.checked += 1;
+                    } else if let OwnCheck::Rejected(why) = &made.check {
+                        tally.rejected += 1;
+                        eprintln!(
+                            "sudolab: {}:{}: the tool's own check rejected its certificate: \
+                             rejected: {why}",
+                            set.source, sp.line,
+                        );
+                    }
+                    (made.entry, made.certificate.proof, made.line)
+                }
                 Err(e) => {
                     tally.errors += 1;
                     eprintln!("sudolab: {}:{}: no certificate: {e}", set.source, sp.line);
-                    let entry = unknown_entry(puzzle, &options, format!("error: {e}"));
-                    (entry, "error".to_string())
+                    let entry = certifier.unknown_entry(puzzle, format!("error: {e}"));
+                    (entry, None, "error".to_string())
                 }
             };
             entry.source = set.source.clone();
@@ -233,24 +495,7 @@ fn make_bundle(args: &CertifyArgs) -> anyhow::Result<ExitCode> {
                 Some(Verdict::Unsat) => tally.unsat += 1,
                 _ => tally.unknown += 1,
             }
-            if entry.checked {
-                tally.checked += 1;
-            } else if entry
-                .note
-                .as_deref()
-                .is_some_and(|n| n.starts_with("rejected"))
-            {
-                tally.rejected += 1;
-                eprintln!(
-                    "sudolab: {}:{}: the tool's own check rejected its certificate: {}",
-                    set.source,
-                    sp.line,
-                    entry.note.as_deref().unwrap_or("")
-                );
-            }
-            serde_json::to_writer(&mut entries, &entry)?;
-            entries.write_all(b"\n")?;
-            entries.flush()?;
+            bundle.write(&mut entry, proof.as_deref())?;
             if !args.quiet {
                 writeln!(
                     out,
@@ -264,6 +509,7 @@ fn make_bundle(args: &CertifyArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    let number = bundle.written();
     let secs = started.elapsed().as_secs_f64();
     writeln!(
         out,
@@ -286,140 +532,7 @@ fn make_bundle(args: &CertifyArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn unknown_entry(puzzle: &Puzzle, options: &CnfOptions, note: String) -> Entry {
-    let (size, box_shape, variant, regions) = Entry::geometry_fields(puzzle.geometry());
-    Entry {
-        source: String::new(),
-        index: 0,
-        size,
-        box_shape,
-        variant,
-        regions,
-        puzzle: grid_text(puzzle.givens(), puzzle.geometry()),
-        verdict: Verdict::Unknown.as_str().into(),
-        solutions: Vec::new(),
-        proof: None,
-        formula: crate::certify::CanonicalForm::for_side(puzzle.n())
-            .as_str()
-            .into(),
-        minimality: None,
-        checked: false,
-        note: Some(note),
-        stats: Some(EntryStats {
-            encoding: EncodingChoice::describe(options),
-            ..EntryStats::default()
-        }),
-    }
-}
-
-/// Makes, writes and checks one certificate; returns its entry and the line to print.
-fn make_entry(
-    prover: &mut Prover,
-    puzzle: &Puzzle,
-    options: &CnfOptions,
-    args: &CertifyArgs,
-    dir: &Path,
-    proof_name: &str,
-) -> anyhow::Result<(Entry, String)> {
-    let t0 = Instant::now();
-    let cert: Certificate = match prover.certify(puzzle, options, &budget(args.time_limit)) {
-        Ok(c) => c,
-        Err(ProveError::TooLarge { literals, bound }) => {
-            let note = format!(
-                "memory-limit: the {} encoding has {literals} literals, over the bound of {bound}",
-                options.encoding
-            );
-            return Ok((
-                unknown_entry(puzzle, options, note),
-                "unknown (memory-limit)".into(),
-            ));
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let prove_s = t0.elapsed().as_secs_f64();
-    let g = puzzle.geometry();
-    let mut entry = unknown_entry(puzzle, options, String::new());
-    entry.note = None;
-    entry.verdict = cert.verdict.as_str().into();
-    entry.formula = cert.form.as_str().into();
-    entry.solutions = cert.solutions.iter().map(|s| grid_text(s, g)).collect();
-    let proof_bytes = cert.proof.as_ref().map_or(0, |p| p.len() as u64);
-    if let Some(proof) = &cert.proof {
-        let path = dir.join(proof_name);
-        std::fs::write(&path, proof).with_context(|| format!("{}", path.display()))?;
-        entry.proof = Some(proof_name.to_string());
-    }
-    let mut check_s = 0.0;
-    let mut line = cert.verdict.as_str().to_string();
-    if let Some(why) = cert.stop {
-        entry.note = Some(format!("stopped: {}", interrupt_name(why)));
-        line.push_str(&format!(" ({})", interrupt_name(why)));
-    }
-    if args.no_check {
-        line.push_str(", unchecked");
-    } else {
-        let t1 = Instant::now();
-        let claim = Claim {
-            geometry: g,
-            givens: puzzle.givens(),
-            verdict: cert.verdict,
-            solutions: &cert.solutions,
-            form: cert.form,
-            minimality: None,
-        };
-        let mut reader = cert.proof.as_deref();
-        let result = check_claim(
-            &claim,
-            reader.as_mut().map(|r| r as &mut dyn BufRead),
-            &budget(args.time_limit),
-        );
-        check_s = t1.elapsed().as_secs_f64();
-        match result {
-            Ok(_) => {
-                entry.checked = true;
-                if cert.verdict != Verdict::Unknown {
-                    line.push_str(", certified");
-                }
-            }
-            Err(r) => {
-                let why = match r.interrupted() {
-                    Some(i) => format!("check stopped: {}", interrupt_name(i)),
-                    None => format!("rejected: {r}"),
-                };
-                line.push_str(&format!(", unchecked ({why})"));
-                entry.note = Some(why);
-            }
-        }
-    }
-    let stats = &cert.stats;
-    if cert.proof.is_some() {
-        line.push_str(&format!(
-            ", proof {} lemmas {} bytes",
-            stats.lemmas(),
-            proof_bytes
-        ));
-    }
-    line.push_str(&format!(
-        ", {:.3} ms + check {:.3} ms",
-        prove_s * 1e3,
-        check_s * 1e3
-    ));
-    entry.stats = Some(EntryStats {
-        encoding: EncodingChoice::describe(options),
-        lemmas: if cert.proof.is_some() {
-            stats.lemmas()
-        } else {
-            0
-        },
-        deletions: stats.deletions,
-        proof_bytes,
-        prove_s,
-        check_s,
-    });
-    Ok((entry, line))
-}
-
-fn interrupt_name(i: crate::cnf::Interrupt) -> &'static str {
+pub(super) fn interrupt_name(i: crate::cnf::Interrupt) -> &'static str {
     match i {
         crate::cnf::Interrupt::Time => "time-limit",
         crate::cnf::Interrupt::Cancelled => "cancelled",

@@ -2,18 +2,23 @@
 //! method and its sources). Output is deterministic for a given command line: byte-identical
 //! on any machine.
 
+use super::certify::{create_bundle, Certifier, OwnCheck};
 use super::common::{parse_seconds, whole};
+use crate::certify::bundle::BundleWriter;
+use crate::certify::Verdict;
 use crate::engines::EngineSpec;
 use crate::generate::{
     auto_order, default_node_limit, GenerateError, GenerateOptions, Generator, Order, Target,
     DEFAULT_ATTEMPTS,
 };
 use crate::puzzle::parse_box;
-use crate::puzzle::{default_box, write_puzzle, OutputFormat};
+use crate::puzzle::{default_box, write_puzzle, OutputFormat, Puzzle};
 use anyhow::Context;
 use clap::{ArgGroup, Args, ValueEnum};
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// Exit status when `--time-limit` stopped the command before every puzzle was made.
 pub const EXIT_TIME_LIMIT: u8 = 3;
@@ -128,6 +133,13 @@ pub struct GenerateArgs {
     /// Output form.
     #[arg(long, value_enum, default_value_t = GenFormat::Line)]
     pub format: GenFormat,
+
+    /// Also write a certificate of every puzzle to the bundle DIR, as `certify -o DIR` does
+    /// (verdict, solution and DRAT proof, checked before it is written; refused if DIR already
+    /// holds a bundle). With --minimal each entry also carries the minimality certificate:
+    /// for each given, the second solution that refused its removal.
+    #[arg(long, value_name = "DIR")]
+    pub certify: Option<PathBuf>,
 }
 
 impl GenerateArgs {
@@ -154,6 +166,7 @@ impl GenerateArgs {
             order: self.order(),
             unique: !self.unchecked,
             time_limit: self.time_limit,
+            second_solutions: self.certify.is_some(),
         }
     }
 
@@ -221,7 +234,65 @@ impl GenerateArgs {
     }
 }
 
+/// `generate --certify`: the bundle, and what its entries came to.
+struct Certified {
+    certifier: Certifier,
+    bundle: BundleWriter,
+    /// `source` of the entries: the output file, or `generate`.
+    source: String,
+    /// Whether the generator claims uniqueness (not `--unchecked`).
+    unique: bool,
+    /// Certificates the tool's check rejected, that could not be made, or that refute the
+    /// generator's claim.
+    failed: u64,
+}
+
+impl Certified {
+    /// Certifies the `index`-th puzzle (1-based) and writes its entry, or returns
+    /// `Ok(false)` without writing anything when the time limit stopped the certificate.
+    fn add(
+        &mut self,
+        puzzle: &Puzzle,
+        second_solutions: Option<&[Vec<u16>]>,
+        index: u64,
+    ) -> anyhow::Result<bool> {
+        let (mut entry, proof) = match self.certifier.certify(puzzle, second_solutions) {
+            Ok(made) if made.stopped() => return Ok(false),
+            Ok(made) => {
+                let problem = match (&made.check, made.certified()) {
+                    (OwnCheck::Rejected(why), _) => Some(format!(
+                        "the tool's own check rejected its certificate: {why}"
+                    )),
+                    (_, Some(v)) if self.unique && v != Verdict::Unique => Some(format!(
+                        "the certified verdict is {}, not unique: the generator is wrong",
+                        v.as_str()
+                    )),
+                    _ => None,
+                };
+                if let Some(problem) = problem {
+                    self.failed += 1;
+                    eprintln!("sudolab: puzzle {index}: {problem}");
+                }
+                (made.entry, made.certificate.proof)
+            }
+            Err(e) => {
+                self.failed += 1;
+                eprintln!("sudolab: puzzle {index}: no certificate: {e}");
+                (
+                    self.certifier.unknown_entry(puzzle, format!("error: {e}")),
+                    None,
+                )
+            }
+        };
+        entry.source = self.source.clone();
+        entry.index = index;
+        self.bundle.write(&mut entry, proof.as_deref())?;
+        Ok(true)
+    }
+}
+
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
     let options = args.options();
     let engine = options
         .engine
@@ -231,6 +302,16 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let node_limit = options.node_limit;
     // All option errors surface here, before the output file is created.
     let mut generator = Generator::new(options)?;
+    let mut certified = match &args.certify {
+        Some(dir) => Some(Certified {
+            certifier: Certifier::new(None).with_deadline(args.time_limit.map(|t| started + t)),
+            bundle: create_bundle(dir, args.count)?,
+            source: args.output.clone().unwrap_or_else(|| "generate".into()),
+            unique: !args.unchecked,
+            failed: 0,
+        }),
+        None => None,
+    };
     let sink: Box<dyn Write> = match &args.output {
         Some(path) => {
             Box::new(std::fs::File::create(path).with_context(|| format!("creating {path}"))?)
@@ -252,7 +333,20 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         GenFormat::Grid => OutputFormat::Grid,
     };
     for i in 0..args.count {
-        let puzzle = match generator.next_puzzle() {
+        let made = match (generator.next_puzzle(), &mut certified) {
+            (Ok(puzzle), Some(c)) => {
+                if c.add(&puzzle, generator.last_second_solutions(), i + 1)? {
+                    Ok(puzzle)
+                } else {
+                    // The certificate stopped at the time limit: the puzzle is unfinished.
+                    Err(GenerateError::TimeLimit(
+                        args.time_limit.unwrap_or_default(),
+                    ))
+                }
+            }
+            (made, _) => made,
+        };
+        let puzzle = match made {
             Ok(p) => p,
             Err(e) => {
                 out.flush()?;
@@ -297,6 +391,17 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     out.flush().context("writing the puzzles")?;
     if let Some(bar) = progress {
         bar.finish_and_clear();
+    }
+    if let Some(c) = certified {
+        if c.failed > 0 {
+            eprintln!(
+                "sudolab: {} of {} certificates in {} failed (see above)",
+                c.failed,
+                c.bundle.written(),
+                c.bundle.dir().display()
+            );
+            return Ok(ExitCode::from(1));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -688,7 +688,7 @@ fn is_seconds(secs: f64) -> bool {
 /// What a cell of `column` must hold, in words, for messages.
 fn expected_cell(column: &str) -> String {
     match column {
-        "time_limit_s" => {
+        "time_limit_s" | "check_s" => {
             "a finite non-negative number of seconds below 2^64 (or an empty cell)".into()
         }
         c if SECONDS_COLUMNS.contains(&c) => {
@@ -697,7 +697,9 @@ fn expected_cell(column: &str) -> String {
         "status" => format!("one of {}", Status::ALL.map(Status::as_str).join(", ")),
         "nodes" | "guesses" | "backtracks" | "max_live" | "updates" | "decisions" | "conflicts"
         | "propagations" | "vars" | "clauses" | "literals" | "items" | "options" | "ones"
-        | "node_limit" => "a whole number (or an empty cell)".into(),
+        | "node_limit" | "proof_lemmas" | "proof_bytes" => {
+            "a whole number (or an empty cell)".into()
+        }
         "puzzle_index" | "size" | "clues" | "repetition" | "solutions" | "max_solutions"
         | "job" => "a whole number".into(),
         // Text columns fail only on bytes that are not UTF-8.

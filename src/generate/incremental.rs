@@ -51,15 +51,18 @@
 //! where `S'` and `S` differ form an *unavoidable set* (any unique puzzle of `S` needs a given
 //! in it), hit only by `c` in `G`. The removal of `c` is refused and `c` stays for the rest of
 //! the pass, so that set stays hit by `c` and can never refuse a later removal: kept as a
-//! list it would never fire, so witnesses of single checks are not kept. (A witness of a
-//! *block* test would be useful, but blocks are only tested by singles, which give none.)
+//! list it would never fire, so witnesses of single checks are not kept for pruning. (A
+//! witness of a *block* test would be useful, but blocks are only tested by singles, which
+//! give none.) With [`SatChecker::keep_second_solutions`] the last one is kept as a
+//! certificate instead ([`SatChecker::take_second_solution`]): the grid singles filled, the
+//! solution with a free digit-pair set exchanged, or the solver's model, whichever answered.
 //!
 //! A check stopped by the node limit (conflicts of the solver, counted per check: a
 //! deterministic limit) keeps the given, as for the search engines.
 
 use super::singles::{Closure, Singles, CLOCK_EVERY};
 use crate::cnf::amo::{at_most_one, Amo, ClauseOut};
-use crate::cnf::{make_backend, Budget, SatAnswer, SatBackend};
+use crate::cnf::{make_backend, Budget, Model, SatAnswer, SatBackend};
 use crate::engines::EngineSpec;
 use crate::puzzle::Geometry;
 use std::sync::Arc;
@@ -110,6 +113,11 @@ pub struct SatChecker {
     pub stats: CheckStats,
     /// Deadline of the generator's time limit, passed to every solver call.
     pub deadline: Option<std::time::Instant>,
+    /// Whether a `multiple` answer keeps its second solution
+    /// ([`SatChecker::take_second_solution`]).
+    pub keep_second_solutions: bool,
+    /// The second solution of the last `multiple` answer, when kept.
+    second_solution: Option<Vec<u16>>,
 }
 
 /// A solver for the checks of one block of cells.
@@ -121,12 +129,31 @@ struct BlockSolver {
     digits: Vec<Vec<u16>>,
     /// Cells given for good (refused removals), asserted as units.
     fixed: Vec<bool>,
+    /// The digits singles placed in the base residual (0 for a cell with variables): the same
+    /// in every solution of every check of the block.
+    placed: Vec<u16>,
 }
 
 impl BlockSolver {
     fn var(&self, cell: usize, digit: u16) -> Option<i32> {
         let i = self.digits[cell].iter().position(|&d| d == digit)?;
         Some((self.var_start[cell] + i as u32) as i32)
+    }
+
+    /// The grid of a model: the placed digits, and for every other cell its true variable.
+    fn grid(&self, model: &Model) -> Result<Vec<u16>, String> {
+        (0..self.placed.len())
+            .map(|c| {
+                if self.digits[c].is_empty() {
+                    return Ok(self.placed[c]);
+                }
+                let start = self.var_start[c];
+                (0..self.digits[c].len())
+                    .find(|&i| model.is_true((start + i as u32) as i32))
+                    .map(|i| self.digits[c][i])
+                    .ok_or_else(|| format!("the solver's model gives cell {c} no digit"))
+            })
+            .collect()
     }
 }
 
@@ -181,6 +208,8 @@ impl SatChecker {
             swaps: None,
             stats: CheckStats::default(),
             deadline: None,
+            keep_second_solutions: false,
+            second_solution: None,
         })
     }
 
@@ -209,6 +238,14 @@ impl SatChecker {
         unique
     }
 
+    /// The second solution of the last check, if it answered `multiple` with
+    /// [`SatChecker::keep_second_solutions`] set: a solution of its givens other than the
+    /// pass's solution (singles' filled grid, the pass's solution with a digit-pair set
+    /// exchanged, or the solver's model).
+    pub fn take_second_solution(&mut self) -> Option<Vec<u16>> {
+        self.second_solution.take()
+    }
+
     /// Whether `givens` (the current givens with `cell` emptied; its solution's digit is
     /// `solution[cell]`) has only the solution `solution`. `upcoming` lists the cells the
     /// pass will visit next, in order (for the block of a new solver).
@@ -220,6 +257,8 @@ impl SatChecker {
         upcoming: &mut dyn FnMut(usize) -> Vec<usize>,
     ) -> Result<Answer, String> {
         let v = solution[cell];
+        self.second_solution = None;
+        let keep = self.keep_second_solutions;
         self.singles.deadline = self.deadline;
         match self.singles.run(givens, Some((cell, v))) {
             // The generator reads the clock after the check.
@@ -230,6 +269,9 @@ impl SatChecker {
             }
             Closure::Filled => {
                 self.stats.by_singles += 1;
+                if keep {
+                    self.second_solution = Some(self.singles.values().to_vec());
+                }
                 return Ok(Answer::Multiple);
             }
             Closure::Open => {}
@@ -238,8 +280,11 @@ impl SatChecker {
             self.swaps = Some(PairSwaps::new(&self.singles, solution));
         }
         let swaps = self.swaps.as_mut().expect("built above");
-        if swaps.free_swap(&self.singles, givens, solution, cell) {
+        if let Some(other) = swaps.free_swap(&self.singles, givens, solution, cell) {
             self.stats.by_swaps += 1;
+            if keep {
+                self.second_solution = Some(swaps.swapped(solution, v, other));
+            }
             return Ok(Answer::Multiple);
         }
         if !self.solver.as_ref().is_some_and(|s| s.in_block[cell]) {
@@ -274,7 +319,12 @@ impl SatChecker {
         };
         match solver.backend.solve(&assumptions, &budget)? {
             SatAnswer::Unsat => Ok(Answer::Unique),
-            SatAnswer::Sat(_) => Ok(Answer::Multiple),
+            SatAnswer::Sat(model) => {
+                if keep {
+                    self.second_solution = Some(solver.grid(&model)?);
+                }
+                Ok(Answer::Multiple)
+            }
             SatAnswer::Interrupted(_) => Ok(Answer::Undecided),
         }
     }
@@ -390,6 +440,7 @@ impl SatChecker {
             var_start,
             digits,
             fixed: vec![false; cells],
+            placed: s.values().to_vec(),
         }))
     }
 }
@@ -428,12 +479,18 @@ impl PairSwaps {
         }
     }
 
-    /// Whether some digit pair's set through `cell` holds no given (`givens` has `cell`
-    /// emptied already).
-    fn free_swap(&mut self, s: &Singles, givens: &[u16], solution: &[u16], cell: usize) -> bool {
+    /// A digit `b` whose set with `cell`'s digit through `cell` holds no given (`givens` has
+    /// `cell` emptied already); that set is then [`PairSwaps::swapped`]'s.
+    fn free_swap(
+        &mut self,
+        s: &Singles,
+        givens: &[u16],
+        solution: &[u16],
+        cell: usize,
+    ) -> Option<u16> {
         let n = self.n;
         let a = solution[cell];
-        (1..=n as u16).filter(|&b| b != a).any(|b| {
+        (1..=n as u16).filter(|&b| b != a).find(|&b| {
             self.set.clear();
             self.set.push(cell as u32);
             self.mark[cell] = true;
@@ -460,5 +517,16 @@ impl PairSwaps {
             }
             free
         })
+    }
+
+    /// `solution` with the digits `a` and `b` exchanged on the set of the last
+    /// [`PairSwaps::free_swap`] that found one: another valid grid.
+    fn swapped(&self, solution: &[u16], a: u16, b: u16) -> Vec<u16> {
+        let mut grid = solution.to_vec();
+        for &c in &self.set {
+            let c = c as usize;
+            grid[c] = if solution[c] == a { b } else { a };
+        }
+        grid
     }
 }

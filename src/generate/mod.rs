@@ -29,6 +29,11 @@
 //! given stays, so the puzzle written is always proven unique; under [`Target::Minimal`] such
 //! an attempt is discarded, since minimality would no longer be proven.
 //!
+//! With [`GenerateOptions::second_solutions`] a minimal target also keeps, for each given,
+//! the second solution that made its check refuse the removal: it solves the puzzle without
+//! that given (the puzzle's other givens are a subset of those at the check), so it shows the
+//! given is needed ([`Generator::last_second_solutions`]; `generate --minimal --certify`).
+//!
 //! # Removal order
 //!
 //! Without `spread`, a uniformly random permutation of the cells.
@@ -162,6 +167,11 @@ pub struct GenerateOptions {
     /// construction is abandoned with [`GenerateError::TimeLimit`] (`None` = no limit). The
     /// puzzles returned before are the ones the same options give without it.
     pub time_limit: Option<std::time::Duration>,
+    /// Minimal targets: keep, for each given of the puzzle, the second solution that made
+    /// the check refuse its removal ([`Generator::last_second_solutions`]): a solution of
+    /// the puzzle without that given other than the unique one, which shows the given cannot
+    /// be dropped. Ignored for clue targets (their givens are not all checked).
+    pub second_solutions: bool,
 }
 
 /// Order in which the cells are visited for removal.
@@ -224,6 +234,7 @@ impl GenerateOptions {
             order: auto_order(size),
             unique: true,
             time_limit: None,
+            second_solutions: false,
         }
     }
 }
@@ -374,6 +385,9 @@ pub struct Generator {
     limits: Limits,
     stats: PuzzleStats,
     solution: Vec<u16>,
+    /// The second solutions of the last puzzle's givens, row-major (see
+    /// [`GenerateOptions::second_solutions`]); empty when not kept.
+    second_solutions: Vec<Vec<u16>>,
     /// When the time limit ends (see [`GenerateOptions::time_limit`]).
     deadline: Option<std::time::Instant>,
 }
@@ -411,6 +425,8 @@ struct Carved {
     clues: usize,
     refused: u64,
     undecided: u64,
+    /// Each refused cell with the second solution that refused it, when they are kept.
+    second_solutions: Vec<(usize, Vec<u16>)>,
 }
 
 impl Generator {
@@ -480,12 +496,14 @@ impl Generator {
         } else {
             Checker::Engine(spec.make().map_err(GenerateError::Engine)?)
         };
+        let keep_second = keeps_second_solutions(&options);
         let limits = Limits {
             max_solutions: 2,
             node_limit: Some(options.node_limit),
             time_limit: None,
-            // Keeping one solution lets `engines::run` check it against the houses.
-            keep_solutions: 1,
+            // Keeping one solution lets `engines::run` check it against the houses; both, when
+            // the second solutions are kept (one of them is the full grid).
+            keep_solutions: if keep_second { 2 } else { 1 },
             ..Limits::default()
         };
         let jigsaw_base = match options.jigsaw {
@@ -504,6 +522,7 @@ impl Generator {
         });
         if let Checker::Sat(c) = &mut checker {
             c.deadline = deadline;
+            c.keep_second_solutions = keep_second;
         }
         Ok(Generator {
             deadline,
@@ -515,6 +534,7 @@ impl Generator {
             limits,
             stats: PuzzleStats::default(),
             solution: Vec::new(),
+            second_solutions: Vec::new(),
         })
     }
 
@@ -537,9 +557,18 @@ impl Generator {
         &self.solution
     }
 
+    /// For each given of the last puzzle returned, in row-major order, a solution of the
+    /// puzzle without that given other than [`Generator::last_solution`]: the check's own
+    /// witness that the given cannot be removed. `None` unless
+    /// [`GenerateOptions::second_solutions`] is set with a minimal target.
+    pub fn last_second_solutions(&self) -> Option<&[Vec<u16>]> {
+        keeps_second_solutions(&self.options).then_some(self.second_solutions.as_slice())
+    }
+
     /// The next puzzle: unique (proven by the engine), with the target number of givens.
     pub fn next_puzzle(&mut self) -> Result<Puzzle, GenerateError> {
         self.stats = PuzzleStats::default();
+        self.second_solutions.clear();
         let mut fewest = usize::MAX;
         for attempt in 1..=self.options.attempts {
             self.stats.attempts = attempt;
@@ -555,6 +584,10 @@ impl Generator {
             if done {
                 self.stats.refused = carved.refused;
                 self.stats.undecided = carved.undecided;
+                if keeps_second_solutions(&self.options) {
+                    self.second_solutions =
+                        second_solutions_by_given(&carved.givens, carved.second_solutions)?;
+                }
                 self.solution = solution;
                 return Ok(Puzzle::new(geometry, carved.givens).expect("digits of a full grid"));
             }
@@ -690,7 +723,9 @@ impl Generator {
             clues: cells,
             refused: 0,
             undecided: 0,
+            second_solutions: Vec::new(),
         };
+        let keep_second = keeps_second_solutions(&self.options);
         let target = match self.options.target {
             Target::Clues(k) => k,
             Target::Minimal => 0,
@@ -754,6 +789,8 @@ impl Generator {
             let digit = carved.givens[cell];
             carved.givens[cell] = 0;
             self.stats.checks += 1;
+            // The second solution of a refusal, when they are kept.
+            let mut second = None;
             let answer = match &mut self.checker {
                 Checker::Engine(engine) => {
                     let puzzle = Puzzle::new(Arc::clone(geometry), carved.givens.clone())
@@ -766,7 +803,12 @@ impl Generator {
                     let outcome = engines::run(engine.as_mut(), &puzzle, &limits);
                     match outcome.status {
                         Status::Unique => Answer::Unique,
-                        Status::Multiple => Answer::Multiple,
+                        Status::Multiple => {
+                            if keep_second {
+                                second = outcome.solutions.into_iter().find(|s| s != solution);
+                            }
+                            Answer::Multiple
+                        }
                         Status::NodeLimit | Status::TimeLimit | Status::MemoryLimit => {
                             Answer::Undecided
                         }
@@ -788,9 +830,13 @@ impl Generator {
                             Some(s) => s.simulate(geometry, &order, k),
                         }
                     };
-                    checker
+                    let answer = checker
                         .check(&carved.givens, solution, cell, &mut upcoming)
-                        .map_err(GenerateError::Check)?
+                        .map_err(GenerateError::Check)?;
+                    if answer == Answer::Multiple && keep_second {
+                        second = checker.take_second_solution();
+                    }
+                    answer
                 }
             };
             // A check stopped by the deadline answers nothing: the attempt ends here.
@@ -812,6 +858,15 @@ impl Generator {
                 Answer::Multiple => {
                     carved.givens[cell] = digit;
                     carved.refused += 1;
+                    if keep_second {
+                        let grid = second.ok_or_else(|| {
+                            GenerateError::Check(format!(
+                                "the check refused the removal of cell {cell} without a second \
+                                 solution"
+                            ))
+                        })?;
+                        carved.second_solutions.push((cell, grid));
+                    }
                 }
                 Answer::Undecided => {
                     carved.givens[cell] = digit;
@@ -940,6 +995,33 @@ impl Generator {
         kept.extend_from_slice(&order[visited..]);
         Ok(kept)
     }
+}
+
+/// Whether the generator keeps the second solutions of its refusals (see
+/// [`GenerateOptions::second_solutions`]).
+fn keeps_second_solutions(options: &GenerateOptions) -> bool {
+    options.second_solutions && options.target == Target::Minimal
+}
+
+/// The second solutions of a minimal pass in the row-major order of its givens: every given
+/// of a minimal puzzle is a refused removal, and the second solution that refused it (found
+/// with more givens, all still there but one) solves the puzzle without it.
+fn second_solutions_by_given(
+    givens: &[u16],
+    mut by_cell: Vec<(usize, Vec<u16>)>,
+) -> Result<Vec<Vec<u16>>, GenerateError> {
+    by_cell.sort_unstable_by_key(|(cell, _)| *cell);
+    let refused: Vec<usize> = by_cell.iter().map(|(cell, _)| *cell).collect();
+    let given: Vec<usize> = (0..givens.len()).filter(|&c| givens[c] != 0).collect();
+    if refused != given {
+        return Err(GenerateError::Check(format!(
+            "{} refused removals for {} givens: a given of the minimal puzzle has no second \
+             solution",
+            refused.len(),
+            given.len()
+        )));
+    }
+    Ok(by_cell.into_iter().map(|(_, grid)| grid).collect())
 }
 
 /// The nested-squares order of [`Order::Nested`]: `order` (a random permutation of the

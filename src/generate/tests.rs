@@ -635,3 +635,71 @@ fn nested_order_grows_squares() {
         assert_eq!((rows.len(), cols.len()), (k, k), "square {k}");
     }
 }
+
+/// The second solutions kept for a minimal puzzle: one per given in row-major order, each a
+/// solution of the puzzle without that given other than the puzzle's own (checked here
+/// against the houses), whichever check found it (the dlx engine's second solution; singles'
+/// filled grid, a digit-pair swap or the solver's model in `sat-incremental`). Keeping them
+/// changes no puzzle, and a clue target keeps none.
+#[test]
+fn second_solutions_show_each_given_of_a_minimal_puzzle_is_needed() {
+    for (engine, size, jigsaw, count) in [
+        ("dlx", 9, false, 6),
+        ("dlx", 9, true, 3),
+        ("sat-incremental", 9, false, 6),
+        ("sat-incremental:backend=varisat,block=5", 16, false, 1),
+        ("sat-incremental", 16, true, 1),
+    ] {
+        let spec: EngineSpec = engine.parse().unwrap();
+        let o = GenerateOptions {
+            engine: Some(spec.clone()),
+            node_limit: default_node_limit(&spec, Target::Minimal),
+            jigsaw,
+            ..options(size, Target::Minimal, 5)
+        };
+        let plain = generate(o.clone(), count);
+        let mut g = Generator::new(GenerateOptions {
+            second_solutions: true,
+            ..o
+        })
+        .unwrap();
+        for expected in &plain {
+            let p = g.next_puzzle().unwrap();
+            assert_eq!(
+                &p, expected,
+                "{engine}: keeping second solutions changed a puzzle"
+            );
+            let seconds = g.last_second_solutions().unwrap();
+            let given: Vec<usize> = (0..p.geometry().cells())
+                .filter(|&c| p.givens()[c] != 0)
+                .collect();
+            assert_eq!(seconds.len(), given.len(), "{engine}");
+            for (&cell, second) in given.iter().zip(seconds) {
+                let mut fewer = p.givens().to_vec();
+                fewer[cell] = 0;
+                let q = Puzzle::new(p.shared_geometry().clone(), fewer).unwrap();
+                assert!(q.check_solution(second).is_ok(), "{engine}: cell {cell}");
+                assert_ne!(
+                    second.as_slice(),
+                    g.last_solution(),
+                    "{engine}: cell {cell}"
+                );
+            }
+        }
+        if let Checker::Sat(c) = &g.checker {
+            // Every kind of witness was taken at least once over these runs.
+            assert!(c.stats.by_singles > 0, "{engine}: {:?}", c.stats);
+            if size == 16 {
+                assert!(c.stats.sat_calls > 0, "{engine}: {:?}", c.stats);
+                assert!(c.stats.by_swaps > 0, "{engine}: {:?}", c.stats);
+            }
+        }
+    }
+    let mut clues = Generator::new(GenerateOptions {
+        second_solutions: true,
+        ..options(9, Target::Clues(30), 5)
+    })
+    .unwrap();
+    clues.next_puzzle().unwrap();
+    assert!(clues.last_second_solutions().is_none());
+}
