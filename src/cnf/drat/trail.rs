@@ -1,0 +1,147 @@
+//! The assignment: literal values, the trail of true literals in the order they were set,
+//! and for each variable its reason (the clause that implied it, or [`NONE`] for an
+//! assumption) and its place on the trail.
+//!
+//! Two propagation heads walk the trail (see `propagate`): `core` for the pass over core
+//! clauses, `all` for the pass over the rest. `all` never passes `core`; the literals before
+//! `all` have had every watch list entry visited. Each trail entry records the value of `all`
+//! when it was set (`since`): a literal set while the literal at `since` was being
+//! processed, or later. Cutting the trail back to a place then only has to revisit the
+//! literals from the smallest `since` of those removed on (see `Engine::retract`).
+
+use super::lit::{var, Lit, NONE};
+
+/// Per-variable marks: met in the current conflict analysis.
+pub(super) const SEEN: u8 = 1;
+/// Per-variable marks: a top-level literal whose reason and all the reasons behind it are
+/// already marked core (analysis need not go through it again).
+pub(super) const JUSTIFIED: u8 = 2;
+
+#[derive(Debug, Default)]
+pub(super) struct Trail {
+    /// By literal: 1 true, -1 false, 0 unassigned.
+    pub val: Vec<i8>,
+    /// By variable.
+    pub reason: Vec<u32>,
+    pub pos: Vec<u32>,
+    pub marks: Vec<u8>,
+    pub lits: Vec<Lit>,
+    pub since: Vec<u32>,
+    /// Next literal for the core pass.
+    pub core: usize,
+    /// Next literal for the full pass, and where in its watch list to resume.
+    pub all: usize,
+    pub resume: usize,
+}
+
+impl Trail {
+    /// Nothing assigned, room for variables `1..=vars`.
+    pub fn reset(&mut self, vars: usize) {
+        for &l in &self.lits {
+            self.val[l as usize] = 0;
+            self.val[(l ^ 1) as usize] = 0;
+            self.marks[var(l)] = 0;
+        }
+        self.lits.clear();
+        self.since.clear();
+        self.core = 0;
+        self.all = 0;
+        self.resume = 0;
+        self.grow(vars);
+    }
+
+    pub fn grow(&mut self, vars: usize) {
+        let n = vars + 1;
+        if self.reason.len() < n {
+            self.val.resize(2 * n, 0);
+            self.reason.resize(n, NONE);
+            self.pos.resize(n, 0);
+            self.marks.resize(n, 0);
+        }
+    }
+
+    /// Room for variables `1..=vars`.
+    pub fn vars(&self) -> usize {
+        self.reason.len().saturating_sub(1)
+    }
+
+    #[inline]
+    pub fn value(&self, l: Lit) -> i8 {
+        self.val[l as usize]
+    }
+
+    #[inline]
+    pub fn assign(&mut self, l: Lit, reason: u32) {
+        let v = var(l);
+        self.val[l as usize] = 1;
+        self.val[(l ^ 1) as usize] = -1;
+        self.reason[v] = reason;
+        self.pos[v] = self.lits.len() as u32;
+        self.lits.push(l);
+        self.since.push(self.all as u32);
+    }
+
+    /// Unassigns the literals from trail place `mark` on; returns the smallest `since` among
+    /// them (`mark` when there are none). Clears their marks.
+    pub fn cut(&mut self, mark: usize) -> usize {
+        let mut low = mark;
+        for i in mark..self.lits.len() {
+            let l = self.lits[i];
+            self.val[l as usize] = 0;
+            self.val[(l ^ 1) as usize] = 0;
+            self.marks[var(l)] = 0;
+            low = low.min(self.since[i] as usize);
+        }
+        self.lits.truncate(mark);
+        self.since.truncate(mark);
+        low
+    }
+
+    /// Back to the assignment of the first `mark` trail literals, all of which were fully
+    /// propagated (the RUP checks' undo).
+    pub fn backtrack(&mut self, mark: usize) {
+        self.cut(mark);
+        self.core = mark;
+        self.all = mark;
+        self.resume = 0;
+    }
+
+    /// Sets both heads back to `to` at the most.
+    pub fn rewind(&mut self, to: usize) {
+        if to < self.all {
+            self.all = to;
+            self.resume = 0;
+        }
+        self.core = self.core.min(to);
+    }
+
+    /// Every literal fully propagated.
+    pub fn settled(&self) -> bool {
+        self.all == self.lits.len() && self.core == self.lits.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cut_reports_the_earliest_head_of_what_it_removes() {
+        let mut t = Trail::default();
+        t.reset(5);
+        t.assign(2, NONE); // since 0
+        t.all = 1;
+        t.assign(4, 7); // since 1
+        t.assign(7, 8); // since 1
+        t.all = 3;
+        t.assign(9, 9); // since 3
+        assert_eq!((t.value(4), t.value(5), t.value(10)), (1, -1, 0));
+        assert_eq!((t.pos[3], t.reason[3]), (2, 8));
+        assert_eq!(t.cut(3), 3);
+        assert_eq!(t.cut(1), 1);
+        assert_eq!(t.lits, vec![2]);
+        assert_eq!((t.value(4), t.value(5)), (0, 0));
+        t.rewind(0);
+        assert_eq!((t.all, t.core), (0, 0));
+    }
+}
