@@ -12,6 +12,7 @@ use super::justify::Justify;
 use super::lit::{from_dimacs, to_dimacs, Lit, NONE};
 use super::parse::ProofReader;
 use super::propagate::Engine;
+use super::resize::resize_polled;
 use super::{CheckMode, ProofCheck};
 
 /// Variables a proof may use beyond the formula's (each costs about 40 bytes).
@@ -92,7 +93,6 @@ impl DratChecker {
         self.full = None;
         self.vars = num_vars as usize;
         self.starts.clear();
-        self.grow(self.vars);
     }
 
     /// Number of formula clauses added since [`reset`](Self::reset).
@@ -100,14 +100,26 @@ impl DratChecker {
         self.engine.db.originals
     }
 
-    fn grow(&mut self, vars: usize) {
-        self.engine.grow(vars);
-        let lits = 2 * (vars + 1);
-        if self.lit_marks.len() < lits {
-            self.lit_marks.resize(lits, 0);
+    /// Room for variables `1..=vars` in the per-variable arrays of a check.
+    fn grow(&mut self, vars: usize, budget: &Budget) -> Result<(), Interrupt> {
+        let mut poll = || spent(budget);
+        self.engine.grow(vars, &mut poll)?;
+        resize_polled(&mut self.lit_marks, 2 * (vars + 1), 0, &mut poll)
+    }
+
+    /// Room in `starts` (and, for a long clause, in `lit_marks`) for the literals of a formula
+    /// clause whose largest variable is `max`. The arrays grow with the variables the clauses
+    /// use, by doubling, so that `reset` allocates nothing and a caller that loads a big
+    /// formula clause by clause can read its budget between them.
+    fn formula_room(&mut self, max: usize, long: bool) {
+        self.vars = self.vars.max(max);
+        let need = 2 * (max + 1);
+        if self.starts.len() < need {
+            let len = need.max(2 * self.starts.len()).min(2 * (self.vars + 1));
+            self.starts.resize(len, 0);
         }
-        if self.starts.len() < lits {
-            self.starts.resize(lits, 0);
+        if long && self.lit_marks.len() < need {
+            self.lit_marks.resize(need, 0);
         }
     }
 
@@ -139,10 +151,7 @@ impl DratChecker {
             db.truncate(db.originals);
         }
         let max = lits.iter().fold(0, |m, l| m.max(l.unsigned_abs())) as usize;
-        if max > self.vars {
-            self.vars = max;
-            self.grow(max);
-        }
+        self.formula_room(max, lits.len() > 16);
         let db = &mut self.engine.db;
         match db.push_dimacs(lits, &mut self.lit_marks) {
             Ok(id) => match db.range(id) {
@@ -168,7 +177,7 @@ impl DratChecker {
     fn add_binary(&mut self, a: i32, b: i32) -> bool {
         let db = &mut self.engine.db;
         let (x, y) = (from_dimacs(a), from_dimacs(b));
-        let known = a.unsigned_abs().max(b.unsigned_abs()) as usize <= self.vars;
+        let known = (x.max(y) as usize) < self.starts.len();
         if x == y || !known || db.len() != db.originals || !db.has_room(2) {
             return false;
         }
@@ -203,6 +212,7 @@ impl DratChecker {
 
     /// Adds every clause of `clauses` to the formula.
     pub fn add_clauses(&mut self, clauses: &Clauses) {
+        ClauseSink::reserve(self, clauses.len(), clauses.literals());
         for c in clauses.iter() {
             self.add_clause(c);
         }
@@ -219,6 +229,7 @@ impl DratChecker {
         budget: &Budget,
     ) -> Result<ProofCheck, DratError> {
         self.reset(num_vars);
+        ClauseSink::reserve(self, clauses.len(), clauses.literals());
         for (i, c) in clauses.iter().enumerate() {
             if i & 0xffff == 0xffff {
                 spent(budget).map_err(interrupted(0))?;
@@ -279,7 +290,7 @@ impl DratChecker {
                     lemmas: counts.lemmas,
                 });
             };
-            self.room(&read)?;
+            self.room(&read, budget, counts.lemmas)?;
             self.load(&read);
             let stop = interrupted(counts.lemmas);
             if step.delete {
@@ -353,7 +364,7 @@ impl DratChecker {
     }
 
     /// Makes room for the variables of a proof step.
-    fn room(&mut self, lits: &[i32]) -> Result<(), DratError> {
+    fn room(&mut self, lits: &[i32], budget: &Budget, lemmas: u64) -> Result<(), DratError> {
         let Some(max) = lits.iter().map(|l| l.unsigned_abs() as usize).max() else {
             return Ok(());
         };
@@ -367,7 +378,7 @@ impl DratChecker {
                     ),
                 });
             }
-            self.grow(max);
+            self.grow(max, budget).map_err(interrupted(lemmas))?;
         }
         Ok(())
     }
@@ -383,7 +394,9 @@ impl DratChecker {
         self.steps.clear();
         self.pivots.clear();
         self.places.clear();
-        e.clear_state(self.vars);
+        e.clear_state();
+        self.grow(self.vars, budget)?;
+        let e = &mut self.engine;
         // Room for every variable an earlier proof brought in too (the trail keeps it).
         let lits = 2 * (e.trail.vars() + 1);
         e.watches

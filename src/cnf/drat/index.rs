@@ -8,6 +8,7 @@
 
 use super::clauses::{ClauseDb, ALIVE};
 use super::lit::{Lit, NONE};
+use super::resize::resize_polled;
 
 #[derive(Debug, Default)]
 pub(super) struct DeletionIndex {
@@ -49,11 +50,7 @@ impl DeletionIndex {
         mut poll: impl FnMut() -> Result<(), E>,
     ) -> Result<(), E> {
         self.built = true;
-        self.rehash(
-            db,
-            (2 * db.len()).next_power_of_two().max(1 << 10),
-            &mut poll,
-        )
+        self.rehash(db, db.len().next_power_of_two().max(1 << 10), &mut poll)
     }
 
     fn rehash<E>(
@@ -63,9 +60,9 @@ impl DeletionIndex {
         poll: &mut impl FnMut() -> Result<(), E>,
     ) -> Result<(), E> {
         self.heads.clear();
-        self.heads.resize(buckets, NONE);
+        resize_polled(&mut self.heads, buckets, NONE, poll)?;
         self.next.clear();
-        self.next.resize(db.len(), NONE);
+        resize_polled(&mut self.next, db.len(), NONE, poll)?;
         self.entries = 0;
         for id in 0..db.len() as u32 {
             if id & 0xffff == 0xffff {

@@ -89,6 +89,7 @@ mod parse;
 mod propagate;
 #[cfg(test)]
 mod reference;
+mod resize;
 #[cfg(test)]
 mod scenarios;
 mod trail;

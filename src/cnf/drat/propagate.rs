@@ -64,8 +64,8 @@ pub(super) struct Engine {
 
 impl Engine {
     /// Empties the trail and the watch lists' bookkeeping for a new check.
-    pub fn clear_state(&mut self, vars: usize) {
-        self.trail.reset(vars);
+    pub fn clear_state(&mut self) {
+        self.trail.reset();
         self.recheck.clear();
         self.conflict = None;
         self.ticks = 0;
@@ -84,10 +84,14 @@ impl Engine {
         Ok(())
     }
 
-    /// Room for variables `1..=vars`.
-    pub fn grow(&mut self, vars: usize) {
-        self.trail.grow(vars);
-        self.watches.grow(2 * (vars + 1));
+    /// Room for variables `1..=vars`, allocated in pieces between calls of `poll`.
+    pub fn grow<E>(
+        &mut self,
+        vars: usize,
+        poll: &mut impl FnMut() -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.trail.grow(vars, poll)?;
+        self.watches.grow(2 * (vars + 1), poll)
     }
 
     fn set_conflict(&mut self, id: u32) {
@@ -332,9 +336,8 @@ mod tests {
 
     fn engine(clauses: &[&[i32]]) -> Engine {
         let mut e = Engine::default();
-        e.clear_state(4);
-        e.grow(4);
-        e.watches.reset(10);
+        e.clear_state();
+        e.grow(4, &mut || Ok::<(), ()>(())).unwrap();
         for c in clauses {
             let lits: Vec<Lit> = c.iter().map(|&l| from_dimacs(l)).collect();
             e.db.push(&lits).unwrap();

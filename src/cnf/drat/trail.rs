@@ -10,6 +10,7 @@
 //! literals from the smallest `since` of those removed on (see `Engine::retract`).
 
 use super::lit::{var, Lit, NONE};
+use super::resize::resize_polled;
 
 /// Per-variable marks: met in the current conflict analysis.
 pub(super) const SEEN: u8 = 1;
@@ -35,29 +36,28 @@ pub(super) struct Trail {
 }
 
 impl Trail {
-    /// Nothing assigned, room for variables `1..=vars`.
-    pub fn reset(&mut self, vars: usize) {
-        for &l in &self.lits {
-            self.val[l as usize] = 0;
-            self.val[(l ^ 1) as usize] = 0;
-            self.marks[var(l)] = 0;
-        }
-        self.lits.clear();
-        self.since.clear();
+    /// Nothing assigned.
+    pub fn reset(&mut self) {
+        self.cut(0);
         self.core = 0;
         self.all = 0;
         self.resume = 0;
-        self.grow(vars);
     }
 
-    pub fn grow(&mut self, vars: usize) {
+    /// Room for variables `1..=vars`, allocated in pieces between calls of `poll`.
+    pub fn grow<E>(
+        &mut self,
+        vars: usize,
+        poll: &mut impl FnMut() -> Result<(), E>,
+    ) -> Result<(), E> {
         let n = vars + 1;
         if self.reason.len() < n {
-            self.val.resize(2 * n, 0);
-            self.reason.resize(n, NONE);
-            self.pos.resize(n, 0);
-            self.marks.resize(n, 0);
+            resize_polled(&mut self.val, 2 * n, 0, poll)?;
+            resize_polled(&mut self.pos, n, 0, poll)?;
+            resize_polled(&mut self.marks, n, 0, poll)?;
+            resize_polled(&mut self.reason, n, NONE, poll)?;
         }
+        Ok(())
     }
 
     /// Room for variables `1..=vars`.
@@ -128,7 +128,7 @@ mod tests {
     #[test]
     fn cut_reports_the_earliest_head_of_what_it_removes() {
         let mut t = Trail::default();
-        t.reset(5);
+        t.grow(5, &mut || Ok::<(), ()>(())).unwrap();
         t.assign(2, NONE); // since 0
         t.all = 1;
         t.assign(4, 7); // since 1

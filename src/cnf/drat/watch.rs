@@ -15,6 +15,7 @@
 
 use super::clauses::{ClauseDb, MAX_CLAUSES};
 use super::lit::Lit;
+use super::resize::resize_polled;
 
 /// Flag on [`Watch::cref`]: the clause has two literals.
 pub(super) const BIN: u32 = 1 << 31;
@@ -45,6 +46,7 @@ const _: () = assert!(4 * MAX_CLAUSES <= u32::MAX as usize + 1);
 
 impl Watches {
     /// Empty lists for `lits` literal indices.
+    #[cfg(test)]
     pub fn reset(&mut self, lits: usize) {
         self.segments.clear();
         self.segments.resize(lits, Segment::default());
@@ -53,10 +55,15 @@ impl Watches {
     }
 
     /// Room for literal indices below `lits`.
-    pub fn grow(&mut self, lits: usize) {
+    pub fn grow<E>(
+        &mut self,
+        lits: usize,
+        poll: &mut impl FnMut() -> Result<(), E>,
+    ) -> Result<(), E> {
         if self.segments.len() < lits {
-            self.segments.resize(lits, Segment::default());
+            resize_polled(&mut self.segments, lits, Segment::default(), poll)?;
         }
+        Ok(())
     }
 
     /// Start and length of `lit`'s list in `data`.
@@ -146,7 +153,10 @@ impl Watches {
         sizes: &[u32],
         mut poll: impl FnMut() -> Result<(), E>,
     ) -> Result<(), E> {
-        self.reset(lits);
+        self.segments.clear();
+        self.data.clear();
+        self.garbage = 0;
+        resize_polled(&mut self.segments, lits, Segment::default(), &mut poll)?;
         let n = db.len();
         for (s, &c) in self.segments.iter_mut().zip(sizes) {
             s.cap = c;
@@ -158,7 +168,7 @@ impl Watches {
             s.cap = count + count / 8;
             off += s.cap;
         }
-        self.data.resize(off as usize, Watch::default());
+        resize_polled(&mut self.data, off as usize, Watch::default(), &mut poll)?;
         for id in 0..n as u32 {
             if id & 0xffff == 0xffff {
                 poll()?;
