@@ -537,10 +537,17 @@ impl DratChecker {
             return Ok(Ok(()));
         }
         let id = step;
-        e.detach(id);
-        e.db.unset(id, ALIVE);
         if let Some(at) = e.implied_by(id) {
+            // Retraction works from a fixpoint: restored clauses may have set literals.
+            if e.conflict.is_none() && !e.trail.settled() {
+                e.conflict = e.propagate_core_first(budget)?;
+            }
+            e.detach(id);
+            e.db.unset(id, ALIVE);
             e.retract(at);
+        } else {
+            e.detach(id);
+            e.db.unset(id, ALIVE);
         }
         if !e.db.is(id, CORE) {
             return Ok(Ok(()));

@@ -5,16 +5,15 @@
 //! to the next, as the proof adds and removes clauses:
 //!
 //! - a clause added ([`Engine::attach`]) is watched on two literals that are not false when
-//!   it has them; a clause that is unit sets its literal at once;
-//! - a clause removed ([`Engine::detach`]) that is the reason of a top-level literal takes
-//!   that literal and everything set after it off the trail ([`Engine::retract`]); what did
-//!   not depend on it is found again by propagating from the earliest place any of the
-//!   removed literals was set from (the trail's `since`).
-//!
-//! An attached clause whose only literal that is not false is true, or was just set by it,
-//! watches a false literal that was already propagated; if that true literal later leaves the
-//! trail while the false one stays, nothing would visit the clause again. Such clauses are
-//! kept in a heap by the trail place of their true literal and looked at again by `retract`.
+//!   it has them (else on its latest false ones); a clause that is unit sets its literal at
+//!   once, and a unit clause whose literal is already true becomes that literal's reason
+//!   (unless another unit clause is);
+//! - a clause removed ([`Engine::detach`]) that is the reason of a top-level literal takes off
+//!   the trail that literal and every literal whose reason holds the negation of one taken off
+//!   ([`Engine::retract`]); the others stay, in order, with their reasons. A clause that is
+//!   unit again can only be one that watched a literal taken off (at a fixpoint, a clause
+//!   watching a false literal has its other watched literal true), so the watch lists of those
+//!   literals are all that is looked at again; propagation then sets back what follows.
 //!
 //! **Core-first propagation** (Heule, Hunt and Wetzler, "Trimming while checking clausal
 //! proofs", FMCAD 2013): in backward checking, propagation first runs to a fixpoint over core
@@ -22,12 +21,10 @@
 //! non-core clause only when the core clauses imply nothing more, so that the conflicts found
 //! use core clauses where they can and fewer lemmas become core.
 
-use std::collections::BinaryHeap;
-
 use super::super::{Budget, Interrupt};
 use super::clauses::{ClauseDb, ALIVE, CORE};
-use super::lit::{var, Lit};
-use super::trail::Trail;
+use super::lit::{var, Lit, NONE};
+use super::trail::{Trail, GONE, JUSTIFIED};
 use super::watch::{Watch, Watches, BIN};
 
 /// Which watch list entries a scan visits.
@@ -52,8 +49,6 @@ pub(super) struct Engine {
     pub db: ClauseDb,
     pub watches: Watches,
     pub trail: Trail,
-    /// (trail place of the clause's true or first literal, clause id): see the module doc.
-    recheck: BinaryHeap<(u32, u32)>,
     /// A conflict of the current clauses at the top level.
     pub conflict: Option<u32>,
     /// Work done, and when to read the budget next.
@@ -66,7 +61,6 @@ impl Engine {
     /// Empties the trail and the watch lists' bookkeeping for a new check.
     pub fn clear_state(&mut self) {
         self.trail.reset();
-        self.recheck.clear();
         self.conflict = None;
         self.ticks = 0;
         self.next_poll = POLL_TICKS;
@@ -120,10 +114,17 @@ impl Engine {
                 match t.value(l) {
                     0 => self.trail.assign(l, id),
                     -1 => self.set_conflict(id),
-                    _ => {}
+                    _ => {
+                        // The unit clause is the better reason: it depends on nothing, and it
+                        // has no watches for `retract` to find it by. (A unit reason stays.)
+                        let v = var(l);
+                        let r = self.trail.reason[v];
+                        if r == NONE || self.db.clause(r).len() > 1 {
+                            self.trail.reason[v] = id;
+                            self.trail.marks[v] &= !JUSTIFIED;
+                        }
+                    }
                 }
-                let at = self.trail.pos[var(l)];
-                self.recheck.push((at, id));
             }
             n => {
                 // The two best literals: not false (true first), else the latest set.
@@ -152,7 +153,6 @@ impl Engine {
                         0 => self.trail.assign(a, id),
                         _ => {}
                     }
-                    self.recheck.push((self.trail.pos[var(a)], id));
                 }
             }
         }
@@ -168,31 +168,100 @@ impl Engine {
         }
     }
 
-    /// Takes the trail back to its first `at` literals: unassigns the rest, rewinds the
-    /// propagation heads so that what does not depend on them is found again, and looks again
-    /// at the clauses that may have become unit (see the module doc).
+    /// Takes off the trail the literal at place `at` (whose reason is going away) and those
+    /// that depend on it, and makes the clauses that watched them right again (see the module
+    /// doc). The top level should be fully propagated.
     pub fn retract(&mut self, at: usize) {
-        let low = self.trail.cut(at);
-        self.trail.rewind(low);
-        let mut again = std::mem::take(&mut self.scratch);
-        again.clear();
-        while let Some(&(p, id)) = self.recheck.peek() {
-            if (p as usize) < at {
-                break;
+        let t = &mut self.trail;
+        let mut gone = std::mem::take(&mut self.scratch);
+        gone.clear();
+        let (core, all) = (t.core, t.all);
+        let mut kept = at;
+        for i in at..t.lits.len() {
+            if i == core {
+                t.core = kept;
             }
-            self.recheck.pop();
-            again.push(id);
+            if i == all {
+                t.all = kept;
+            }
+            let z = t.lits[i];
+            let v = var(z);
+            let r = t.reason[v];
+            let depends = i == at
+                || (r != NONE
+                    && self
+                        .db
+                        .clause(r)
+                        .iter()
+                        .any(|&l| t.marks[var(l)] & GONE != 0));
+            if depends {
+                t.marks[v] |= GONE;
+                gone.push(z);
+            } else {
+                t.lits[kept] = z;
+                t.pos[v] = kept as u32;
+                kept += 1;
+            }
         }
+        t.core = t.core.min(kept);
+        t.all = t.all.min(kept);
+        t.resume = 0;
+        t.lits.truncate(kept);
+        for &z in &gone {
+            t.unassign(z);
+        }
+        for &z in &gone {
+            self.repair(z);
+        }
+        self.scratch = gone;
         if let Some(id) = self.conflict.take() {
-            again.push(id);
-        }
-        for &id in &again {
             if self.db.is(id, ALIVE) {
                 self.detach(id);
                 self.attach(id);
             }
         }
-        self.scratch = again;
+    }
+
+    /// Looks again at the clauses watching `z`, just unassigned: one whose other watched
+    /// literal is false gets another watched literal, or, unit, sets `z` back.
+    fn repair(&mut self, z: Lit) {
+        let (off, len) = self.watches.list(z);
+        self.ticks += len as u64;
+        for i in 0..len {
+            if self.trail.value(z) != 0 {
+                return;
+            }
+            let w = self.watches.data[off + i];
+            let id = w.cref & !BIN;
+            if w.cref & BIN != 0 {
+                if self.trail.value(w.blocker) == -1 {
+                    self.trail.assign(z, id);
+                }
+                continue;
+            }
+            let (s, e) = self.db.range(id);
+            let other = if self.db.lits[s] == z { s + 1 } else { s };
+            let o = self.db.lits[other];
+            if self.trail.value(o) != -1 {
+                continue;
+            }
+            match (s + 2..e).find(|&k| self.trail.value(self.db.lits[k]) != -1) {
+                Some(k) => {
+                    let l = self.db.lits[k];
+                    self.db.lits[k] = o;
+                    self.db.lits[other] = l;
+                    self.watches.remove(o, id);
+                    self.watches.push(
+                        l,
+                        Watch {
+                            blocker: z,
+                            cref: id,
+                        },
+                    );
+                }
+                None => self.trail.assign(z, id),
+            }
+        }
     }
 
     /// Unit propagation over every clause from the trail's heads; the conflict clause, if
@@ -321,7 +390,7 @@ impl Engine {
             }
         }
         self.ticks += (i - from) as u64 + 1;
-        if i < len {
+        if i < len && i != j {
             self.watches.data.copy_within(off + i..off + len, off + j);
         }
         self.watches.set_len(f, j + (len - i));
@@ -337,7 +406,7 @@ mod tests {
     fn engine(clauses: &[&[i32]]) -> Engine {
         let mut e = Engine::default();
         e.clear_state();
-        e.grow(4, &mut || Ok::<(), ()>(())).unwrap();
+        e.grow(8, &mut || Ok::<(), ()>(())).unwrap();
         for c in clauses {
             let lits: Vec<Lit> = c.iter().map(|&l| from_dimacs(l)).collect();
             e.db.push(&lits).unwrap();
@@ -345,37 +414,67 @@ mod tests {
         e
     }
 
-    /// Sets `l` (DIMACS) as if propagated while the full pass was at `since`, and marks every
-    /// literal so far propagated.
-    fn set(e: &mut Engine, l: i32, reason: u32, since: usize) {
-        e.trail.all = since;
+    /// Sets `l` (DIMACS) with this reason, and marks every literal so far propagated.
+    fn set(e: &mut Engine, l: i32, reason: u32) {
         e.trail.assign(from_dimacs(l), reason);
         e.trail.all = e.trail.lits.len();
         e.trail.core = e.trail.all;
     }
 
     #[test]
-    fn a_clause_attached_true_is_looked_at_again_when_its_literal_leaves() {
-        // Clause 0 = (2 1) is attached when 2 is true (set at place 2 after 1 was false at
-        // place 0 and propagated). Cutting 2 off the trail rewinds propagation to place 2
-        // only, past the false literal it watches: only the recheck finds it unit.
-        let mut e = engine(&[&[2, 1], &[2, 4]]);
-        set(&mut e, -1, NONE, 0);
-        set(&mut e, 3, NONE, 1);
-        set(&mut e, 2, 1, 2);
+    fn retraction_keeps_what_does_not_depend_on_the_reason_removed() {
+        // 1 (assumed), then 2 by clause 0 = (-1 2), 3 by clause 1 = (3) ... trail 1 2 3 4 5:
+        // 4 by (-2 4), 5 by (-3 5). Taking 2 off takes 4 off, keeps 3 and 5 in order.
+        let mut e = engine(&[&[-1, 2], &[3], &[-2, 4], &[-3, 5]]);
+        set(&mut e, 1, NONE);
+        set(&mut e, 2, 0);
+        set(&mut e, 3, 1);
+        set(&mut e, 4, 2);
+        set(&mut e, 5, 3);
+        e.retract(1);
+        let trail: Vec<i32> = e
+            .trail
+            .lits
+            .iter()
+            .map(|&l| crate::cnf::drat::lit::to_dimacs(l))
+            .collect();
+        assert_eq!(trail, vec![1, 3, 5]);
+        assert_eq!((e.trail.pos[5], e.trail.all, e.trail.core), (2, 3, 3));
+        assert_eq!(e.trail.value(from_dimacs(4)), 0);
+    }
+
+    #[test]
+    fn a_clause_that_watched_a_literal_taken_off_sets_it_back() {
+        // Clause 0 = (2 1) is attached when 2 is true (by clause 1) and 1 false: it watches
+        // both. When clause 1 goes and 2 with it, clause 0 is unit and sets 2 again; a long
+        // clause (2 4 -5) watching 2 and a false literal moves to the free one.
+        let mut e = engine(&[&[2, 1], &[2, 3], &[2, -5, 4]]);
+        set(&mut e, -1, NONE);
+        set(&mut e, -3, NONE);
+        set(&mut e, 5, NONE);
+        set(&mut e, 2, 1);
         e.attach(0);
-        e.retract(2);
+        e.attach(2);
+        e.retract(3);
         assert_eq!(e.trail.value(from_dimacs(2)), 1);
         assert_eq!(e.trail.reason[2], 0);
         assert_eq!(e.propagate(&Budget::default()), Ok(None));
+        // The unit clause (4), attached while 4 is true, becomes 4's reason.
+        let mut e = engine(&[&[-1, 4], &[4]]);
+        set(&mut e, 1, NONE);
+        set(&mut e, 4, 0);
+        e.attach(1);
+        assert_eq!(e.trail.reason[4], 1);
+        e.detach(0);
+        assert_eq!(e.implied_by(0), None);
     }
 
     #[test]
     fn a_unit_found_by_the_retraction_of_a_conflict_is_propagated() {
-        // (-1 -3) is attached all false: a conflict. Cutting 3 leaves it unit: -3.
+        // (-1 -3) is attached all false: a conflict. Taking 3 off leaves it unit: -3.
         let mut e = engine(&[&[-1, -3]]);
-        set(&mut e, 1, NONE, 0);
-        set(&mut e, 3, NONE, 1);
+        set(&mut e, 1, NONE);
+        set(&mut e, 3, NONE);
         e.attach(0);
         assert_eq!(e.conflict, Some(0));
         e.retract(1);

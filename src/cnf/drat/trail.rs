@@ -4,10 +4,7 @@
 //!
 //! Two propagation heads walk the trail (see `propagate`): `core` for the pass over core
 //! clauses, `all` for the pass over the rest. `all` never passes `core`; the literals before
-//! `all` have had every watch list entry visited. Each trail entry records the value of `all`
-//! when it was set (`since`): a literal set while the literal at `since` was being
-//! processed, or later. Cutting the trail back to a place then only has to revisit the
-//! literals from the smallest `since` of those removed on (see `Engine::retract`).
+//! `all` have had every watch list entry visited.
 
 use super::lit::{var, Lit, NONE};
 use super::resize::resize_polled;
@@ -17,6 +14,8 @@ pub(super) const SEEN: u8 = 1;
 /// Per-variable marks: a top-level literal whose reason and all the reasons behind it are
 /// already marked core (analysis need not go through it again).
 pub(super) const JUSTIFIED: u8 = 2;
+/// Per-variable marks: taken off the trail by `Engine::retract`.
+pub(super) const GONE: u8 = 4;
 
 #[derive(Debug, Default)]
 pub(super) struct Trail {
@@ -27,7 +26,6 @@ pub(super) struct Trail {
     pub pos: Vec<u32>,
     pub marks: Vec<u8>,
     pub lits: Vec<Lit>,
-    pub since: Vec<u32>,
     /// Next literal for the core pass.
     pub core: usize,
     /// Next literal for the full pass, and where in its watch list to resume.
@@ -78,23 +76,22 @@ impl Trail {
         self.reason[v] = reason;
         self.pos[v] = self.lits.len() as u32;
         self.lits.push(l);
-        self.since.push(self.all as u32);
     }
 
-    /// Unassigns the literals from trail place `mark` on; returns the smallest `since` among
-    /// them (`mark` when there are none). Clears their marks.
-    pub fn cut(&mut self, mark: usize) -> usize {
-        let mut low = mark;
+    /// Unassigns `l` and clears its variable's marks.
+    #[inline]
+    pub fn unassign(&mut self, l: Lit) {
+        self.val[l as usize] = 0;
+        self.val[(l ^ 1) as usize] = 0;
+        self.marks[var(l)] = 0;
+    }
+
+    /// Unassigns the literals from trail place `mark` on.
+    pub fn cut(&mut self, mark: usize) {
         for i in mark..self.lits.len() {
-            let l = self.lits[i];
-            self.val[l as usize] = 0;
-            self.val[(l ^ 1) as usize] = 0;
-            self.marks[var(l)] = 0;
-            low = low.min(self.since[i] as usize);
+            self.unassign(self.lits[i]);
         }
         self.lits.truncate(mark);
-        self.since.truncate(mark);
-        low
     }
 
     /// Back to the assignment of the first `mark` trail literals, all of which were fully
@@ -104,15 +101,6 @@ impl Trail {
         self.core = mark;
         self.all = mark;
         self.resume = 0;
-    }
-
-    /// Sets both heads back to `to` at the most.
-    pub fn rewind(&mut self, to: usize) {
-        if to < self.all {
-            self.all = to;
-            self.resume = 0;
-        }
-        self.core = self.core.min(to);
     }
 
     /// Every literal fully propagated.
@@ -126,22 +114,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cut_reports_the_earliest_head_of_what_it_removes() {
+    fn assign_records_place_and_reason_and_cut_undoes() {
         let mut t = Trail::default();
         t.grow(5, &mut || Ok::<(), ()>(())).unwrap();
-        t.assign(2, NONE); // since 0
-        t.all = 1;
-        t.assign(4, 7); // since 1
-        t.assign(7, 8); // since 1
-        t.all = 3;
-        t.assign(9, 9); // since 3
-        assert_eq!((t.value(4), t.value(5), t.value(10)), (1, -1, 0));
+        t.assign(2, NONE);
+        t.assign(4, 7);
+        t.assign(7, 8);
+        t.marks[3] = JUSTIFIED;
+        assert_eq!(
+            (t.value(4), t.value(5), t.value(6), t.value(10)),
+            (1, -1, -1, 0)
+        );
         assert_eq!((t.pos[3], t.reason[3]), (2, 8));
-        assert_eq!(t.cut(3), 3);
-        assert_eq!(t.cut(1), 1);
+        t.all = 3;
+        t.backtrack(1);
         assert_eq!(t.lits, vec![2]);
-        assert_eq!((t.value(4), t.value(5)), (0, 0));
-        t.rewind(0);
-        assert_eq!((t.all, t.core), (0, 0));
+        assert_eq!(
+            (t.value(4), t.value(5), t.value(7), t.marks[3]),
+            (0, 0, 0, 0)
+        );
+        assert_eq!((t.all, t.core, t.settled()), (1, 1, true));
     }
 }
