@@ -290,7 +290,7 @@ fn drat(c: &mut Criterion) {
     }
     let mut checker = DratChecker::new();
     let mut scratch = Scratch::new();
-    group.bench_function("encode+check/Backward/probe", |b| {
+    group.bench_function("encode+check/Forward/probe", |b| {
         b.iter(|| {
             black_box(encode_and_check_all(
                 &mut checker,

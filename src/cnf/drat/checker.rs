@@ -64,7 +64,7 @@ fn spent(budget: &Budget) -> Result<(), Interrupt> {
 }
 
 impl DratChecker {
-    /// A checker in the default mode ([`CheckMode::Backward`]).
+    /// A checker in the default mode ([`CheckMode::Forward`]).
     pub fn new() -> Self {
         Self::default()
     }

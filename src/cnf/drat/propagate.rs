@@ -6,14 +6,15 @@
 //!
 //! - a clause added ([`Engine::attach`]) is watched on two literals that are not false when
 //!   it has them (else on its latest false ones); a clause that is unit sets its literal at
-//!   once, and a unit clause whose literal is already true becomes that literal's reason
-//!   (unless another unit clause is);
+//!   once (a unit clause whose literal is already true is kept in a list instead: it has no
+//!   watches);
 //! - a clause removed ([`Engine::detach`]) that is the reason of a top-level literal takes off
 //!   the trail that literal and every literal whose reason holds the negation of one taken off
 //!   ([`Engine::retract`]); the others stay, in order, with their reasons. A clause that is
 //!   unit again can only be one that watched a literal taken off (at a fixpoint, a clause
 //!   watching a false literal has its other watched literal true), so the watch lists of those
-//!   literals are all that is looked at again; propagation then sets back what follows.
+//!   literals are all that is looked at again, with the list of unit clauses; propagation
+//!   then sets back what follows.
 //!
 //! **Core-first propagation** (Heule, Hunt and Wetzler, "Trimming while checking clausal
 //! proofs", FMCAD 2013): in backward checking, propagation first runs to a fixpoint over core
@@ -24,6 +25,7 @@
 use super::super::{Budget, Interrupt};
 use super::clauses::{ClauseDb, ALIVE, CORE};
 use super::lit::{var, Lit, NONE};
+use super::resize::resize_polled;
 use super::trail::{Trail, GONE, JUSTIFIED};
 use super::watch::{Watch, Watches, BIN};
 
@@ -51,6 +53,10 @@ pub(super) struct Engine {
     pub trail: Trail,
     /// A conflict of the current clauses at the top level.
     pub conflict: Option<u32>,
+    /// By variable: a unit clause attached while its literal was true by another reason
+    /// ([`NONE`] if none); `extra` holds any others.
+    backup: Vec<u32>,
+    extra: Vec<u32>,
     /// Work done, and when to read the budget next.
     pub ticks: u64,
     next_poll: u64,
@@ -60,7 +66,9 @@ pub(super) struct Engine {
 impl Engine {
     /// Empties the trail and the watch lists' bookkeeping for a new check.
     pub fn clear_state(&mut self) {
+        self.backup.fill(NONE);
         self.trail.reset();
+        self.extra.clear();
         self.conflict = None;
         self.ticks = 0;
         self.next_poll = POLL_TICKS;
@@ -85,6 +93,7 @@ impl Engine {
         poll: &mut impl FnMut() -> Result<(), E>,
     ) -> Result<(), E> {
         self.trail.grow(vars, poll)?;
+        resize_polled(&mut self.backup, vars + 1, NONE, poll)?;
         self.watches.grow(2 * (vars + 1), poll)
     }
 
@@ -114,15 +123,14 @@ impl Engine {
                 match t.value(l) {
                     0 => self.trail.assign(l, id),
                     -1 => self.set_conflict(id),
+                    // No watches for `retract` to find it by: it keeps them by variable.
                     _ => {
-                        // The unit clause is the better reason: it depends on nothing, and it
-                        // has no watches for `retract` to find it by. (A unit reason stays.)
                         let v = var(l);
-                        let r = self.trail.reason[v];
-                        if r == NONE || self.db.clause(r).len() > 1 {
-                            self.trail.reason[v] = id;
-                            self.trail.marks[v] &= !JUSTIFIED;
+                        let old = self.backup[v];
+                        if old != NONE && self.db.is(old, ALIVE) {
+                            self.extra.push(old);
                         }
+                        self.backup[v] = id;
                     }
                 }
             }
@@ -172,6 +180,19 @@ impl Engine {
     /// that depend on it, and makes the clauses that watched them right again (see the module
     /// doc). The top level should be fully propagated.
     pub fn retract(&mut self, at: usize) {
+        // A unit clause for the same literal takes over as its reason: nothing leaves the
+        // trail. (Flags that said the literals from here on were justified by the old reason
+        // are dropped.)
+        let y = self.trail.lits[at];
+        let b = self.backup[var(y)];
+        if b != NONE && self.db.is(b, ALIVE) {
+            self.trail.reason[var(y)] = b;
+            for i in at..self.trail.lits.len() {
+                let v = var(self.trail.lits[i]);
+                self.trail.marks[v] &= !JUSTIFIED;
+            }
+            return;
+        }
         let t = &mut self.trail;
         let mut gone = std::mem::take(&mut self.scratch);
         gone.clear();
@@ -211,9 +232,26 @@ impl Engine {
             t.unassign(z);
         }
         for &z in &gone {
+            let b = self.backup[var(z)];
+            if b != NONE && self.db.is(b, ALIVE) && self.trail.value(z) == 0 {
+                self.trail.assign(z, b);
+            }
+        }
+        for &z in &gone {
             self.repair(z);
         }
         self.scratch = gone;
+        if !self.extra.is_empty() {
+            let db = &self.db;
+            self.extra.retain(|&id| db.is(id, ALIVE));
+            for i in 0..self.extra.len() {
+                let id = self.extra[i];
+                let l = self.db.clause(id)[0];
+                if self.trail.value(l) == 0 {
+                    self.trail.assign(l, id);
+                }
+            }
+        }
         if let Some(id) = self.conflict.take() {
             if self.db.is(id, ALIVE) {
                 self.detach(id);
@@ -459,14 +497,16 @@ mod tests {
         assert_eq!(e.trail.value(from_dimacs(2)), 1);
         assert_eq!(e.trail.reason[2], 0);
         assert_eq!(e.propagate(&Budget::default()), Ok(None));
-        // The unit clause (4), attached while 4 is true, becomes 4's reason.
+        // The unit clause (4), attached while 4 is true by (-1 4), sets it back when (-1 4)
+        // goes.
         let mut e = engine(&[&[-1, 4], &[4]]);
         set(&mut e, 1, NONE);
         set(&mut e, 4, 0);
         e.attach(1);
-        assert_eq!(e.trail.reason[4], 1);
+        assert_eq!(e.implied_by(1), None);
         e.detach(0);
-        assert_eq!(e.implied_by(0), None);
+        e.retract(1);
+        assert_eq!((e.trail.value(from_dimacs(4)), e.trail.reason[4]), (1, 1));
     }
 
     #[test]

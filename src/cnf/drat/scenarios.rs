@@ -211,7 +211,7 @@ fn deletions_are_counted_alike_in_both_modes() {
 #[test]
 fn one_checker_serves_many_formulas_and_proofs() {
     let mut checker = DratChecker::new();
-    assert_eq!(checker.mode(), CheckMode::Backward);
+    assert_eq!(checker.mode(), CheckMode::Forward);
     for round in 0..3 {
         checker.reset(4);
         for c in README {
@@ -242,9 +242,9 @@ fn one_checker_serves_many_formulas_and_proofs() {
         let err = checker.check_proof(&b"1 0\n"[..], &Budget::default());
         assert!(matches!(err, Err(DratError::NoConflict { .. })), "{err:?}");
         checker.set_mode(if round == 0 {
-            CheckMode::Forward
-        } else {
             CheckMode::Backward
+        } else {
+            CheckMode::Forward
         });
     }
 }
@@ -404,7 +404,7 @@ fn a_spent_budget_stops_every_pass() {
     }
     // The backward pass reads the budget too: a short proof whose forward pass does too
     // little work to read it.
-    let mut checker = DratChecker::new();
+    let mut checker = DratChecker::with_mode(CheckMode::Backward);
     load(&mut checker, &short);
     let err = checker.check_proof(&b"1 0\n"[..], &now).unwrap_err();
     assert!(
