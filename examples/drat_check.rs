@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release --example drat_check -- FORMULA.cnf PROOF [OPTIONS]
 //! cargo run --release --example drat_check -- --synthetic VARS [OPTIONS]
-//! options: --mode forward|backward (default backward)   --time-limit MS
+//! options: --mode forward|backward (default forward)   --time-limit MS
 //! ```
 //!
 //! With a DIMACS file the clauses are read into a `Clauses` first (so the memory counts both
@@ -117,8 +117,8 @@ fn main() {
             .cloned()
     };
     let mode = match value("--mode").as_deref() {
-        Some("forward") => CheckMode::Forward,
-        None | Some("backward") => CheckMode::Backward,
+        None | Some("forward") => CheckMode::Forward,
+        Some("backward") => CheckMode::Backward,
         Some(other) => panic!("--mode forward|backward, not {other}"),
     };
     let limit = value("--time-limit").map(|ms| Duration::from_millis(ms.parse().expect("ms")));

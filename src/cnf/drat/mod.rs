@@ -74,12 +74,22 @@
 //! # Reuse and size
 //!
 //! [`DratChecker`] keeps its memory from one check to the next, so many small checks cost no
-//! allocation: `reset(num_vars)`, `add_clause(..)` for each formula clause (it is also a
-//! [`ClauseSink`](super::ClauseSink), so an encoder can write the formula straight into it),
-//! then `check_proof(proof, budget)`. Clauses are stored flat (four bytes per literal, five
-//! per clause), watch lists share one array, and the table that finds deleted clauses is
-//! built on the first deletion only. The budget is read every few thousand units of work
-//! (watch list entries visited, clauses loaded or scanned) and every 256 proof steps.
+//! allocation:
+//!
+//! ```text
+//! DratChecker::new() / with_mode(CheckMode), mode(), set_mode(CheckMode)
+//! reset(num_vars)                    a new formula (allocates nothing)
+//! add_clause(&[i32]), add_clauses(&Clauses), ClauseSink (reserve, add_clause, add_pairwise)
+//! truncate(n)                        keep the first n formula clauses (a shared prefix)
+//! num_clauses()
+//! check_proof(impl BufRead, &Budget) -> Result<ProofCheck, DratError>   (repeatable)
+//! check(num_vars, &Clauses, impl BufRead, &Budget)   reset + add (budgeted) + check_proof
+//! ```
+//!
+//! Clauses are stored flat (four bytes per literal, five per clause), watch lists share one
+//! array, and the table that finds deleted clauses is built on the first deletion only. The
+//! budget is read every few thousand units of work (watch list entries visited, clauses
+//! loaded or scanned, array elements allocated) and every 256 proof steps.
 
 use std::io::BufRead;
 
