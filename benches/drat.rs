@@ -239,18 +239,21 @@ fn cases(count: usize, opts: &CnfOptions) -> Vec<Case> {
     out
 }
 
+/// Adds the case's blocking clause and checks its proof; the lemmas checked.
+fn finish(checker: &mut DratChecker, c: &Case, proof: &str) -> u64 {
+    checker.add_clause(&c.blocking);
+    let got = checker
+        .check_proof(proof.as_bytes(), &Budget::default())
+        .expect("a valid proof");
+    got.checked
+}
+
 fn check_all(checker: &mut DratChecker, cases: &[Case], units: bool) -> u64 {
-    let budget = Budget::default();
     let mut sum = 0;
     for c in cases {
         checker.reset(c.vars);
         checker.add_clauses(&c.clauses);
-        checker.add_clause(&c.blocking);
-        let proof = if units { &c.units } else { &c.probe };
-        let got = checker
-            .check_proof(proof.as_bytes(), &budget)
-            .expect("a valid proof");
-        sum += got.checked;
+        sum += finish(checker, c, if units { &c.units } else { &c.probe });
     }
     sum
 }
@@ -261,17 +264,12 @@ fn encode_and_check_all(
     opts: &CnfOptions,
     cases: &[Case],
 ) -> u64 {
-    let budget = Budget::default();
     let limits = EncodeLimits::default();
     let mut sum = 0;
     for c in cases {
         checker.reset(c.vars);
         cnf::encode_into(&c.puzzle, opts, checker, scratch, &limits).expect("encoded");
-        checker.add_clause(&c.blocking);
-        let got = checker
-            .check_proof(c.probe.as_bytes(), &budget)
-            .expect("a valid proof");
-        sum += got.checked;
+        sum += finish(checker, c, &c.probe);
     }
     sum
 }
@@ -279,18 +277,13 @@ fn encode_and_check_all(
 /// The formula of each case loaded by keeping the clauses all cases share (the empty grid's
 /// encoding, which every puzzle's formula begins with) and adding the rest.
 fn shared_and_check_all(checker: &mut DratChecker, cases: &[Case], shared: usize) -> u64 {
-    let budget = Budget::default();
     let mut sum = 0;
     for c in cases {
         checker.truncate(shared);
         for clause in c.clauses.iter().skip(shared) {
             checker.add_clause(clause);
         }
-        checker.add_clause(&c.blocking);
-        let got = checker
-            .check_proof(c.probe.as_bytes(), &budget)
-            .expect("a valid proof");
-        sum += got.checked;
+        sum += finish(checker, c, &c.probe);
     }
     sum
 }
