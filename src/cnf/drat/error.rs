@@ -1,0 +1,102 @@
+//! What a check reports when it fails, and where in the proof file.
+
+use std::fmt;
+use std::io;
+
+use super::super::Interrupt;
+
+/// Where a proof step starts: a 1-based line and column in a text proof, a 0-based byte
+/// offset in a binary one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofPosition {
+    Text { line: u64, column: u64 },
+    Binary { byte: u64 },
+}
+
+impl fmt::Display for ProofPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProofPosition::Text { line, column } => write!(f, "line {line}, column {column}"),
+            ProofPosition::Binary { byte } => write!(f, "byte {byte}"),
+        }
+    }
+}
+
+/// The form of a proof file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofFormat {
+    Text,
+    Binary,
+}
+
+/// Why a proof does not prove the formula unsatisfiable.
+#[derive(Debug)]
+pub enum DratError {
+    /// The file could not be read.
+    Io(io::Error),
+    /// The file is not a DRAT proof at this position.
+    Syntax {
+        position: ProofPosition,
+        message: String,
+    },
+    /// Lemma number `lemma` (1-based, counting additions only) is neither RUP nor RAT on its
+    /// first literal. `clause` holds its literals without repetitions, its first literal
+    /// first.
+    NotImplied {
+        lemma: u64,
+        position: ProofPosition,
+        clause: Vec<i32>,
+    },
+    /// The proof ended, after `lemmas` lemmas, without unit propagation reaching a conflict.
+    NoConflict { lemmas: u64 },
+    /// The budget ran out after `lemmas` lemmas had been read.
+    Interrupted { lemmas: u64, interrupt: Interrupt },
+    /// The formula or the proof exceeds what the checker can hold (the message says which
+    /// limit).
+    TooLarge { message: String },
+}
+
+impl fmt::Display for DratError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DratError::Io(e) => write!(f, "{e}"),
+            DratError::Syntax { position, message } => write!(f, "{position}: {message}"),
+            DratError::NotImplied {
+                lemma,
+                position,
+                clause,
+            } => {
+                let text: String = clause.iter().map(|l| format!("{l} ")).collect();
+                write!(
+                    f,
+                    "{position}: lemma {lemma} `{text}0` is neither RUP nor RAT on its first \
+                     literal with respect to the clauses before it"
+                )
+            }
+            DratError::NoConflict { lemmas } => write!(
+                f,
+                "the proof ends after {lemmas} lemmas without deriving the empty clause (unit \
+                 propagation on the clauses left reaches no conflict)"
+            ),
+            DratError::Interrupted { lemmas, interrupt } => {
+                let why = match interrupt {
+                    Interrupt::Time => "at the time limit",
+                    Interrupt::Cancelled => "on cancellation",
+                    Interrupt::ConflictLimit => "at the conflict limit",
+                    Interrupt::DecisionLimit => "at the decision limit",
+                };
+                write!(f, "the check stopped {why} after {lemmas} lemmas")
+            }
+            DratError::TooLarge { message } => write!(f, "{message}"),
+        }
+    }
+}
+
+impl std::error::Error for DratError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DratError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
