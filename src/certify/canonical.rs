@@ -152,56 +152,96 @@ impl Canonical {
         self.groups() * (1 + amo) + givens
     }
 
+    /// The houses in canonical order, `N` cells each.
+    pub fn houses(&self) -> &[u32] {
+        &self.houses
+    }
+
+    /// Number of clauses before the givens' unit clauses: the same for every puzzle of one
+    /// shape and form.
+    pub fn num_group_clauses(&self) -> u64 {
+        self.num_clauses() - self.givens.iter().filter(|&&d| d != 0).count() as u64
+    }
+
     /// Calls `emit` with every clause, in the documented order.
     pub fn for_each_clause(&self, mut emit: impl FnMut(&[i32])) {
+        self.for_each_group_clause(|c| {
+            emit(c);
+            true
+        });
+        self.for_each_given_clause(emit);
+    }
+
+    /// Calls `emit` with every clause of the groups (cells, then house x digit) in order,
+    /// until it returns false; returns false if it did.
+    pub fn for_each_group_clause(&self, mut emit: impl FnMut(&[i32]) -> bool) -> bool {
         let n = self.n;
         let mut group: Vec<i32> = Vec::with_capacity(n);
-        let mut g: u64 = 0;
         let mut clause = [0i32; 2];
-        let mut one_group = |group: &[i32], g: u64, emit: &mut dyn FnMut(&[i32])| {
-            emit(group);
+        let mut one_group = |group: &[i32], g: u64| -> bool {
+            if !emit(group) {
+                return false;
+            }
             match self.form {
                 CanonicalForm::Pairwise => {
                     for (i, &a) in group.iter().enumerate() {
                         for &b in &group[i + 1..] {
                             clause[0] = -a;
                             clause[1] = -b;
-                            emit(&clause);
+                            if !emit(&clause) {
+                                return false;
+                            }
                         }
                     }
+                    true
                 }
                 CanonicalForm::Sequential => {
                     let k = group.len();
                     if k < 2 {
-                        return;
+                        return true;
                     }
                     let base = (n * n * n) as u64 + g * (n as u64 - 1);
                     let s = |i: usize| (base + i as u64) as i32; // s_i, 1-based i
-                    emit(&[-group[0], s(1)]);
+                    if !emit(&[-group[0], s(1)]) {
+                        return false;
+                    }
                     for i in 2..k {
                         let x = group[i - 1];
-                        emit(&[-x, s(i)]);
-                        emit(&[-s(i - 1), s(i)]);
-                        emit(&[-x, -s(i - 1)]);
+                        if !(emit(&[-x, s(i)])
+                            && emit(&[-s(i - 1), s(i)])
+                            && emit(&[-x, -s(i - 1)]))
+                        {
+                            return false;
+                        }
                     }
-                    emit(&[-group[k - 1], -s(k - 1)]);
+                    emit(&[-group[k - 1], -s(k - 1)])
                 }
             }
         };
+        let mut g: u64 = 0;
         for cell in 0..n * n {
             group.clear();
             group.extend((1..=n as u16).map(|d| self.var(cell, d)));
-            one_group(&group, g, &mut emit);
+            if !one_group(&group, g) {
+                return false;
+            }
             g += 1;
         }
         for house in self.houses.chunks(n.max(1)) {
             for d in 1..=n as u16 {
                 group.clear();
                 group.extend(house.iter().map(|&c| self.var(c as usize, d)));
-                one_group(&group, g, &mut emit);
+                if !one_group(&group, g) {
+                    return false;
+                }
                 g += 1;
             }
         }
+        true
+    }
+
+    /// Calls `emit` with the unit clause of every given, row-major.
+    pub fn for_each_given_clause(&self, mut emit: impl FnMut(&[i32])) {
         for (cell, &d) in self.givens.iter().enumerate() {
             if d != 0 {
                 emit(&[self.var(cell, d)]);

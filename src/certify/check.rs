@@ -16,8 +16,8 @@
 
 use super::canonical::{canonical_houses, Canonical, CanonicalForm};
 use super::prove::Verdict;
-use crate::cnf::drat::{check_drat, DratError, ProofCheck, ProofPosition};
-use crate::cnf::{Budget, Clauses, Interrupt};
+use crate::cnf::drat::{DratChecker, DratError, ProofCheck, ProofPosition};
+use crate::cnf::{Budget, ClauseSink, Interrupt};
 use crate::puzzle::Geometry;
 use std::io::BufRead;
 
@@ -134,68 +134,145 @@ pub fn check_solution(geometry: &Geometry, givens: &[u16], grid: &[u16]) -> Resu
     Ok(())
 }
 
-/// The clauses of the canonical formula of `claim`, plus `extra`.
-pub fn canonical_clauses(canonical: &Canonical, extra: Option<&[i32]>) -> Clauses {
-    let mut clauses = Clauses::new();
-    clauses.reserve(
-        canonical.num_clauses() as usize + 1,
-        canonical.num_clauses() as usize * 2,
-    );
-    canonical.for_each_clause(|c| clauses.push(c));
-    if let Some(extra) = extra {
-        clauses.push(extra);
-    }
-    clauses
-}
-
-/// Checks `claim`, with its proof (if any) read from `proof`.
+/// Checks `claim`, with its proof (if any) read from `proof`. For many claims, a
+/// [`ClaimChecker`] reuses its memory and the formula the claims share.
 pub fn check_claim(
     claim: &Claim<'_>,
     proof: Option<&mut dyn BufRead>,
     budget: &Budget,
 ) -> Result<Accepted, Rejection> {
-    let v = claim.verdict;
-    let (lo, hi, expected) = match v {
-        Verdict::Unique => (1, 1, "1"),
-        Verdict::Multiple => (2, 2, "2"),
-        Verdict::Unsat => (0, 0, "0"),
-        Verdict::Unknown => (0, 1, "0 or 1"),
-    };
-    let found = claim.solutions.len();
-    if found < lo || found > hi {
-        return Err(Rejection::SolutionCount {
-            verdict: v.as_str(),
-            expected,
-            found,
-        });
+    ClaimChecker::new().check(claim, proof, budget)
+}
+
+/// Checks claims one after another with one DRAT checker. The canonical formula is streamed
+/// into the checker clause by clause (no copy of it is made), the budget read every 2^16
+/// clauses; when a claim has the houses and form of the one before, only the givens' unit
+/// clauses and the blocking clause are loaded anew (they come last in the formula).
+#[derive(Default)]
+pub struct ClaimChecker {
+    drat: DratChecker,
+    /// The form, side and houses of the formula whose group clauses the checker holds.
+    loaded: Option<(CanonicalForm, usize, Vec<u32>)>,
+}
+
+/// Clauses loaded between two readings of the budget.
+const LOAD_POLL: u64 = 1 << 16;
+
+impl ClaimChecker {
+    pub fn new() -> Self {
+        Self::default()
     }
-    for (i, s) in claim.solutions.iter().enumerate() {
-        check_solution(claim.geometry, claim.givens, s)
-            .map_err(|why| Rejection::NotASolution { which: i + 1, why })?;
-    }
-    if v == Verdict::Multiple && claim.solutions[0] == claim.solutions[1] {
-        return Err(Rejection::SameSolutions);
-    }
-    if let Some(seconds) = claim.minimality {
-        check_minimality(claim, seconds)?;
-    }
-    if !v.has_proof() {
-        return match proof {
-            Some(_) => Err(Rejection::UnexpectedProof(v.as_str())),
-            None => Ok(Accepted::default()),
+
+    /// Checks `claim`, with its proof (if any) read from `proof`.
+    pub fn check(
+        &mut self,
+        claim: &Claim<'_>,
+        proof: Option<&mut dyn BufRead>,
+        budget: &Budget,
+    ) -> Result<Accepted, Rejection> {
+        let v = claim.verdict;
+        let (lo, hi, expected) = match v {
+            Verdict::Unique => (1, 1, "1"),
+            Verdict::Multiple => (2, 2, "2"),
+            Verdict::Unsat => (0, 0, "0"),
+            Verdict::Unknown => (0, 1, "0 or 1"),
         };
+        let found = claim.solutions.len();
+        if found < lo || found > hi {
+            return Err(Rejection::SolutionCount {
+                verdict: v.as_str(),
+                expected,
+                found,
+            });
+        }
+        for (i, s) in claim.solutions.iter().enumerate() {
+            check_solution(claim.geometry, claim.givens, s)
+                .map_err(|why| Rejection::NotASolution { which: i + 1, why })?;
+        }
+        if v == Verdict::Multiple && claim.solutions[0] == claim.solutions[1] {
+            return Err(Rejection::SameSolutions);
+        }
+        if let Some(seconds) = claim.minimality {
+            check_minimality(claim, seconds)?;
+        }
+        if !v.has_proof() {
+            return match proof {
+                Some(_) => Err(Rejection::UnexpectedProof(v.as_str())),
+                None => Ok(Accepted::default()),
+            };
+        }
+        let Some(proof) = proof else {
+            return Err(Rejection::MissingProof(v.as_str()));
+        };
+        let canonical = Canonical::new(claim.geometry, claim.givens, claim.form);
+        let block = (v == Verdict::Unique).then(|| canonical.blocking_clause(&claim.solutions[0]));
+        self.load(&canonical, block.as_deref(), budget)?;
+        let counts = self.drat.check_proof(proof, budget).map_err(|e| {
+            if matches!(
+                e,
+                DratError::Interrupted { .. } | DratError::TooLarge { .. }
+            ) {
+                // A check cut short may leave its work half done: load afresh next time.
+                self.loaded = None;
+            }
+            Rejection::Proof(e)
+        })?;
+        Ok(Accepted {
+            proof: Some(counts),
+        })
     }
-    let Some(proof) = proof else {
-        return Err(Rejection::MissingProof(v.as_str()));
-    };
-    let canonical = Canonical::new(claim.geometry, claim.givens, claim.form);
-    let block = (v == Verdict::Unique).then(|| canonical.blocking_clause(&claim.solutions[0]));
-    let clauses = canonical_clauses(&canonical, block.as_deref());
-    let counts = check_drat(canonical.num_vars() as u32, &clauses, proof, budget)
-        .map_err(Rejection::Proof)?;
-    Ok(Accepted {
-        proof: Some(counts),
-    })
+
+    /// Puts the canonical formula plus `extra` into the checker.
+    fn load(
+        &mut self,
+        canonical: &Canonical,
+        extra: Option<&[i32]>,
+        budget: &Budget,
+    ) -> Result<(), Rejection> {
+        let key_matches = self.loaded.as_ref().is_some_and(|(form, n, houses)| {
+            *form == canonical.form() && *n == canonical.n() && houses == canonical.houses()
+        });
+        let prefix = canonical.num_group_clauses() as usize;
+        if key_matches && self.drat.num_clauses() >= prefix {
+            self.drat.truncate(prefix);
+        } else {
+            self.loaded = None;
+            self.drat.reset(canonical.num_vars() as u32);
+            ClauseSink::reserve(
+                &mut self.drat,
+                canonical.num_clauses() as usize + 1,
+                canonical.num_clauses() as usize * 2,
+            );
+            let mut count = 0u64;
+            let mut stop = None;
+            let drat = &mut self.drat;
+            canonical.for_each_group_clause(|c| {
+                count += 1;
+                if count % LOAD_POLL == 0 {
+                    stop = budget.spent();
+                    if stop.is_some() {
+                        return false;
+                    }
+                }
+                drat.add_clause(c);
+                true
+            });
+            if let Some(interrupt) = stop {
+                self.drat.reset(0);
+                return Err(Rejection::Proof(DratError::Interrupted {
+                    lemmas: 0,
+                    interrupt,
+                }));
+            }
+            self.loaded = Some((canonical.form(), canonical.n(), canonical.houses().to_vec()));
+        }
+        let drat = &mut self.drat;
+        canonical.for_each_given_clause(|c| drat.add_clause(c));
+        if let Some(extra) = extra {
+            self.drat.add_clause(extra);
+        }
+        Ok(())
+    }
 }
 
 fn check_minimality(claim: &Claim<'_>, seconds: &[Vec<u16>]) -> Result<(), Rejection> {

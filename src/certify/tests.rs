@@ -180,3 +180,54 @@ fn sequential_form_proofs_check() {
     let mut r: &[u8] = &proof;
     check_claim(&claim, Some(&mut r), &Budget::default()).unwrap();
 }
+
+/// One [`ClaimChecker`] over a run of claims of one shape (the group clauses kept, givens
+/// and blocking clause loaded anew), a false claim among them, then a claim of another shape:
+/// each verdict is the one a fresh checker gives.
+#[test]
+fn a_reused_claim_checker_judges_each_claim_alone() {
+    let hard = puzzle(HARD);
+    let easy = puzzle(EASY);
+    let mut prover = Prover::new();
+    let budget = Budget::default();
+    let hard_cert = prover.certify(&hard, &CnfOptions::default(), &budget).unwrap();
+    let easy_cert = prover.certify(&easy, &CnfOptions::default(), &budget).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/rk-16x16.txt")).unwrap();
+    let big = read_str(&text, "rk", &ReadOptions::default())
+        .unwrap()
+        .1
+        .remove(0)
+        .puzzle;
+    let big_cert = prover.certify(&big, &CnfOptions::default(), &budget).unwrap();
+    // The hard puzzle's claim and proof offered for the puzzle without its first given,
+    // which has several solutions (same shape, other givens).
+    let mut givens = hard.givens().to_vec();
+    let first = givens.iter().position(|&d| d != 0).unwrap();
+    givens[first] = 0;
+    let weaker = Puzzle::new(hard.shared_geometry().clone(), givens).unwrap();
+    let cases: [(&Puzzle, &Certificate, &Certificate, bool); 5] = [
+        (&hard, &hard_cert, &hard_cert, true),
+        (&weaker, &hard_cert, &hard_cert, false),
+        (&easy, &easy_cert, &easy_cert, true),
+        (&big, &big_cert, &big_cert, true),
+        (&hard, &hard_cert, &hard_cert, true),
+    ];
+    let mut reused = ClaimChecker::new();
+    for (k, (p, cert, proof_of, ok)) in cases.into_iter().enumerate() {
+        let claim = Claim {
+            geometry: p.geometry(),
+            givens: p.givens(),
+            verdict: cert.verdict,
+            solutions: &cert.solutions,
+            form: cert.form,
+            minimality: None,
+        };
+        let proof = proof_of.proof.as_deref().unwrap();
+        let mut r: &[u8] = proof;
+        let fresh = check_claim(&claim, Some(&mut r), &budget).is_ok();
+        let mut r: &[u8] = proof;
+        let again = reused.check(&claim, Some(&mut r), &budget).is_ok();
+        assert_eq!((fresh, again), (ok, ok), "case {k}");
+    }
+}

@@ -19,7 +19,7 @@ use super::common::{parse_seconds, InputArgs};
 use crate::certify::bundle::{
     field_column, grid_text, BundleWriter, Entry, EntryStats, ENTRIES_FILE,
 };
-use crate::certify::{check_claim, Certificate, Claim, ProveError, Prover, Verdict};
+use crate::certify::{Certificate, Claim, ClaimChecker, ProveError, Prover, Verdict};
 use crate::cnf::{Amo, Budget, CnfEncoding, CnfOptions};
 use crate::puzzle::{Grid, Puzzle};
 use anyhow::{anyhow, bail, Context};
@@ -88,6 +88,10 @@ pub struct CertifyArgs {
     pub threads: Option<usize>,
 }
 
+/// Puzzles per thread in one chunk of `certify -o`: a killed run loses at most the entries
+/// of one chunk (`MAKE_CHUNK` x threads puzzles).
+const MAKE_CHUNK: usize = 16;
+
 /// The threads to use: as asked, or the machine's cores.
 fn threads(asked: Option<usize>) -> usize {
     asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -104,6 +108,7 @@ fn auto_flag(name: &str, value: &str) -> anyhow::Result<Option<bool>> {
 }
 
 /// The proof's encoding options for a puzzle of side `n`.
+#[derive(Clone)]
 struct EncodingChoice {
     base: CnfOptions,
     locked: Option<bool>,
@@ -192,6 +197,7 @@ pub(super) struct Certifier {
     deadline: Option<Instant>,
     /// Whether the tool checks each certificate it makes.
     check: bool,
+    checker: ClaimChecker,
 }
 
 /// What the tool's own check said of a certificate it made.
@@ -256,6 +262,7 @@ impl Certifier {
             time_limit,
             deadline: None,
             check: true,
+            checker: ClaimChecker::new(),
         }
     }
 
@@ -363,10 +370,11 @@ impl Certifier {
                 minimality,
             };
             let mut reader = cert.proof.as_deref();
-            let result = check_claim(
+            let budget = self.budget();
+            let result = self.checker.check(
                 &claim,
                 reader.as_mut().map(|r| r as &mut dyn BufRead),
-                &self.budget(),
+                &budget,
             );
             check_s = t1.elapsed().as_secs_f64();
             match result {
@@ -451,11 +459,17 @@ fn make_bundle(args: &CertifyArgs) -> anyhow::Result<ExitCode> {
         .out
         .as_ref()
         .expect("clap requires --out without --check");
-    let mut certifier = Certifier {
-        choice: EncodingChoice::from_args(args)?,
-        check: !args.no_check,
-        ..Certifier::new(args.time_limit)
-    };
+    let choice = EncodingChoice::from_args(args)?;
+    let threads = threads(args.threads);
+    let certifiers: Vec<std::sync::Mutex<Certifier>> = (0..threads)
+        .map(|_| {
+            std::sync::Mutex::new(Certifier {
+                choice: choice.clone(),
+                check: !args.no_check,
+                ..Certifier::new(args.time_limit)
+            })
+        })
+        .collect();
     let sets = args.input.load(&args.files)?;
     let total: usize = sets.iter().map(|s| s.puzzles.len()).sum();
     let mut bundle = create_bundle(out_dir, total as u64)?;
@@ -463,10 +477,23 @@ fn make_bundle(args: &CertifyArgs) -> anyhow::Result<ExitCode> {
     let mut out = stdout.lock();
     let mut tally = Tally::default();
     let started = Instant::now();
-    for set in &sets {
-        for (i, sp) in set.puzzles.iter().enumerate() {
+    // Puzzles are certified a chunk at a time, in parallel; each chunk's entries are written
+    // (and flushed) in input order before the next chunk starts.
+    let items: Vec<(&super::common::PuzzleSet, usize)> = sets
+        .iter()
+        .flat_map(|set| (0..set.puzzles.len()).map(move |i| (set, i)))
+        .collect();
+    for batch in items.chunks(MAKE_CHUNK * threads) {
+        let made = in_parallel(batch, threads, |worker, &(set, i)| {
+            let mut certifier = certifiers[worker]
+                .lock()
+                .expect("a certify thread panicked");
+            certifier.certify(&set.puzzles[i].puzzle, None)
+        });
+        for (&(set, i), made) in batch.iter().zip(made) {
+            let sp = &set.puzzles[i];
             let puzzle = &sp.puzzle;
-            let (mut entry, proof, line) = match certifier.certify(puzzle, None) {
+            let (mut entry, proof, line) = match made {
                 Ok(made) => {
                     if made.check == OwnCheck::Accepted {
                         tally.checked += 1;
@@ -483,7 +510,10 @@ fn make_bundle(args: &CertifyArgs) -> anyhow::Result<ExitCode> {
                 Err(e) => {
                     tally.errors += 1;
                     eprintln!("sudolab: {}:{}: no certificate: {e}", set.source, sp.line);
-                    let entry = certifier.unknown_entry(puzzle, format!("error: {e}"));
+                    let entry = certifiers[0]
+                        .lock()
+                        .expect("a certify thread panicked")
+                        .unknown_entry(puzzle, format!("error: {e}"));
                     (entry, None, "error".to_string())
                 }
             };
@@ -564,6 +594,8 @@ fn check_bundle(
     let mut lineno = 0usize;
     // Entries are checked a chunk at a time, in parallel, and reported in order.
     let chunk = 256 * threads;
+    let checkers: Vec<std::sync::Mutex<ClaimChecker>> =
+        (0..threads.max(1)).map(|_| Default::default()).collect();
     loop {
         let mut batch: Vec<(usize, String)> = Vec::with_capacity(chunk);
         for line in reader.by_ref() {
@@ -580,8 +612,9 @@ fn check_bundle(
             break;
         }
         entries += batch.len() as u64;
-        let results = in_parallel(&batch, threads, |(k, line)| {
-            check_line(dir, &path, *k, line, time_limit)
+        let results = in_parallel(&batch, threads, |worker, (k, line)| {
+            let mut checker = checkers[worker].lock().expect("a check thread panicked");
+            check_line(&mut checker, dir, &path, *k, line, time_limit)
         });
         for result in results {
             match result {
@@ -620,35 +653,37 @@ fn check_bundle(
     })
 }
 
-/// `f` of every item, on up to `threads` scoped threads (each takes the next item), in the
-/// items' order. Every thread has ended when it returns.
+/// `f(worker, item)` of every item, on up to `threads` scoped threads (each takes the next
+/// item; `worker` < `threads` numbers the thread, for per-thread state), in the items'
+/// order. Every thread has ended when it returns.
 fn in_parallel<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
-    f: impl Fn(&T) -> R + Sync,
+    f: impl Fn(usize, &T) -> R + Sync,
 ) -> Vec<R> {
     if threads <= 1 || items.len() <= 1 {
-        return items.iter().map(f).collect();
+        return items.iter().map(|item| f(0, item)).collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.min(items.len()))
-            .map(|_| {
-                scope.spawn(|| {
+            .map(|worker| {
+                let (next, f) = (&next, &f);
+                scope.spawn(move || {
                     let mut mine = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(item) = items.get(i) else {
                             return mine;
                         };
-                        mine.push((i, f(item)));
+                        mine.push((i, f(worker, item)));
                     }
                 })
             })
             .collect();
         workers
             .into_iter()
-            .flat_map(|w| w.join().expect("a check thread panicked"))
+            .flat_map(|w| w.join().expect("a certify thread panicked"))
             .collect()
     });
     done.sort_unstable_by_key(|&(i, _)| i);
@@ -656,6 +691,7 @@ fn in_parallel<T: Sync, R: Send>(
 }
 
 fn check_line(
+    checker: &mut ClaimChecker,
     dir: &Path,
     path: &Path,
     lineno: usize,
@@ -700,7 +736,7 @@ fn check_line(
         form: decoded.form,
         minimality: decoded.minimality.as_deref(),
     };
-    let result = check_claim(
+    let result = checker.check(
         &claim,
         proof_file.as_mut().map(|(_, r)| r as &mut dyn BufRead),
         &budget(time_limit),

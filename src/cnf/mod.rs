@@ -50,7 +50,9 @@
 //! decode(&CnfInfo, &Model) -> Result<Grid, DecodeError>
 //! decode_checked(&Dimacs, &Model) -> Result<Grid, DecodeError>   (header + clauses + grid check)
 //! drat::check_drat(num_vars, &Clauses, proof: impl BufRead, &Budget)
-//!     -> Result<ProofCheck { lemmas, rat_lemmas, deletions, .. }, DratError>   (DRAT, forward)
+//!     -> Result<ProofCheck { lemmas, checked, rat_lemmas, deletions, .. }, DratError>
+//! drat::DratChecker::{new, with_mode(CheckMode::{Forward, Backward}), reset, add_clause,
+//!     truncate, check_proof(impl BufRead, &Budget)}   (reusable; also a ClauseSink)
 //!
 //! trait SatBackend { name, prefer, reserve_vars, add_clause, add_cnf, solve(&assumptions, &Budget)
 //!                    -> Result<SatAnswer { Sat(Model), Unsat, Interrupted(Interrupt) }, String>,
