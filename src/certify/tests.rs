@@ -190,8 +190,12 @@ fn a_reused_claim_checker_judges_each_claim_alone() {
     let easy = puzzle(EASY);
     let mut prover = Prover::new();
     let budget = Budget::default();
-    let hard_cert = prover.certify(&hard, &CnfOptions::default(), &budget).unwrap();
-    let easy_cert = prover.certify(&easy, &CnfOptions::default(), &budget).unwrap();
+    let hard_cert = prover
+        .certify(&hard, &CnfOptions::default(), &budget)
+        .unwrap();
+    let easy_cert = prover
+        .certify(&easy, &CnfOptions::default(), &budget)
+        .unwrap();
     let text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/rk-16x16.txt")).unwrap();
     let big = read_str(&text, "rk", &ReadOptions::default())
@@ -199,7 +203,9 @@ fn a_reused_claim_checker_judges_each_claim_alone() {
         .1
         .remove(0)
         .puzzle;
-    let big_cert = prover.certify(&big, &CnfOptions::default(), &budget).unwrap();
+    let big_cert = prover
+        .certify(&big, &CnfOptions::default(), &budget)
+        .unwrap();
     // The hard puzzle's claim and proof offered for the puzzle without its first given,
     // which has several solutions (same shape, other givens).
     let mut givens = hard.givens().to_vec();

@@ -412,7 +412,7 @@ impl Sat {
             cnf.locked = deductions.locked.unwrap_or(false);
         }
         cnf.check()?;
-        let backend = options
+        let mut backend = options
             .get("backend")
             .unwrap_or(DEFAULT_BACKEND)
             .to_string();
@@ -483,6 +483,8 @@ impl Sat {
                          does not apply"
                     ));
                 }
+                // The backend the rows report is the one that answers.
+                backend = "varisat".into();
                 Some(crate::certify::Prover::new().with_max_literals(Some(max_literals)))
             }
             Some(v) => return Err(format!("certify must be true or false, not {v:?}")),

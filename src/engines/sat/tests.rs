@@ -1251,3 +1251,64 @@ fn decisions_left_counts_down_where_decisions_are_counted() {
     assert!(uncapped_note("varisat", false).contains("not applied"));
     assert!(uncapped_note("ext:minisat", true).contains("between solve calls"));
 }
+
+/// `certify=true` on every encoding: the verdicts of the plain engine (unique, multiple,
+/// unsat for clashing givens), each with its solutions checked by the brute-force oracle,
+/// proof sizes and a check time on the rows that carry a proof, and the backend it names is
+/// the one that answers (varisat).
+#[test]
+fn certify_true_gives_the_verdicts_with_their_proofs() {
+    let hard = forum_hardest(1).remove(0);
+    let mut few = hard.givens().to_vec();
+    for g in few.iter_mut().filter(|g| **g != 0).take(6) {
+        *g = 0;
+    }
+    let multiple = Puzzle::new(hard.shared_geometry().clone(), few).unwrap();
+    let mut clash = hard.givens().to_vec();
+    let empty = clash.iter().position(|&d| d == 0).unwrap();
+    let row_mate = (empty / 9) * 9 + (0..9).find(|&c| clash[(empty / 9) * 9 + c] != 0).unwrap();
+    clash[empty] = clash[row_mate];
+    let unsat = Puzzle::new(hard.shared_geometry().clone(), clash).unwrap();
+    for encoding in ENCODINGS {
+        let o = EngineOptions::new()
+            .with("certify", "true")
+            .with("encoding", encoding);
+        let mut sat = Sat::from_options(&o).unwrap();
+        assert_eq!(sat.backend, "varisat");
+        for (p, want) in [
+            (&hard, Status::Unique),
+            (&multiple, Status::Multiple),
+            (&unsat, Status::Unsat),
+        ] {
+            let o = run(&mut sat, p, &Limits::solutions(2));
+            assert_eq!(o.status, want, "{encoding}: {:?}", o.note);
+            let mut first = None;
+            let count = brute_count(p, 2, &mut first);
+            assert_eq!(o.count, count, "{encoding} {want:?}");
+            for s in &o.solutions {
+                assert!(crate::certify::check_solution(p.geometry(), p.givens(), s).is_ok());
+            }
+            let proved = want != Status::Multiple;
+            assert_eq!(
+                o.stats.proof_lemmas.is_some(),
+                proved,
+                "{encoding} {want:?}"
+            );
+            assert_eq!(o.stats.proof_bytes.is_some(), proved, "{encoding} {want:?}");
+            assert!(o.stats.check_s.is_some(), "{encoding} {want:?}");
+            assert_eq!(o.note, None, "{encoding} {want:?}");
+        }
+    }
+    for (key, value) in [
+        ("incremental", "true"),
+        ("givens", "assumptions"),
+        ("backend", "batsat"),
+    ] {
+        let o = EngineOptions::new()
+            .with("certify", "true")
+            .with("encoding", "minimal")
+            .with(key, value);
+        let e = Sat::from_options(&o).err().unwrap_or_default();
+        assert!(e.contains("certify=true"), "{key}={value}: {e}");
+    }
+}
