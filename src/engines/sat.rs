@@ -232,8 +232,9 @@ pub struct Sat {
     /// The backend's counters before any call (0 where it exposes them, `None` where not):
     /// those of a puzzle answered without a solver call.
     idle: BackendStats,
-    /// `certify=true`: the certifying prover, which answers instead of the backend.
-    certify: Option<crate::certify::Prover>,
+    /// `certify=true`: the certifying prover, which answers instead of the backend, and the
+    /// checker of its certificates (kept, like the prover, from one puzzle to the next).
+    certify: Option<(crate::certify::Prover, crate::certify::ClaimChecker)>,
 }
 
 /// `probe=auto` probes grids up to this side. Measured (docs/engines.md, "Probing before
@@ -485,7 +486,10 @@ impl Sat {
                 }
                 // The backend the rows report is the one that answers.
                 backend = "varisat".into();
-                Some(crate::certify::Prover::new().with_max_literals(Some(max_literals)))
+                Some((
+                    crate::certify::Prover::new().with_max_literals(Some(max_literals)),
+                    crate::certify::ClaimChecker::new(),
+                ))
             }
             Some(v) => return Err(format!("certify must be true or false, not {v:?}")),
         };
@@ -507,14 +511,14 @@ impl Engine for Sat {
     fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
         let start = Instant::now();
         let mut search = Search::new(limits);
-        if let Some(prover) = &mut self.certify {
+        if let Some((prover, checker)) = &mut self.certify {
             let mut cnf = self.cnf;
             if cnf.encoding == CnfEncoding::Reduced {
                 let rules = self.deductions.for_puzzle(puzzle);
                 cnf.probe = rules.probe;
                 cnf.locked = rules.locked;
             }
-            return certified::solve(prover, puzzle, &cnf, limits, search, start);
+            return certified::solve(prover, checker, puzzle, &cnf, limits, search, start);
         }
         if puzzle.clash().is_some() {
             return search.finish_unsat();

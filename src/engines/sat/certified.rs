@@ -1,6 +1,6 @@
 //! `certify=true`: the answer comes from the certifying prover ([`crate::certify`]), which
 //! decides the puzzle on the configured encoding with varisat and writes a DRAT proof against
-//! the canonical formula; the proof is then checked ([`crate::certify::check_claim`]) and the
+//! the canonical formula; the proof is then checked ([`crate::certify::ClaimChecker`]) and the
 //! row records its size (`proof_lemmas`, `proof_bytes`) and the check's CPU time (`check_s`,
 //! outside `cpu_s`).
 //!
@@ -11,7 +11,7 @@
 //! keeps its verdict, and its note says it is unchecked.
 
 use super::super::{Limits, Outcome, Search, Status, Stop};
-use crate::certify::{check_claim, Claim, ProveError, Prover, Verdict};
+use crate::certify::{Claim, ClaimChecker, ProveError, Prover, Verdict};
 use crate::cnf::{Budget, CnfOptions, Interrupt};
 use crate::puzzle::Puzzle;
 use crate::timing::Stopwatch;
@@ -20,6 +20,7 @@ use std::time::Instant;
 
 pub(super) fn solve(
     prover: &mut Prover,
+    checker: &mut ClaimChecker,
     puzzle: &Puzzle,
     cnf: &CnfOptions,
     limits: &Limits,
@@ -99,7 +100,7 @@ pub(super) fn solve(
         cancel: limits.cancel.clone(),
     };
     let mut reader = cert.proof.as_deref();
-    let checked = check_claim(
+    let checked = checker.check(
         &claim,
         reader.as_mut().map(|r| r as &mut dyn BufRead),
         &check_budget,
