@@ -133,6 +133,8 @@ pub struct Certificate {
 pub enum ProveError {
     #[error("givens=assumptions cannot be certified: a DRAT proof refutes a formula, not a formula under assumptions (use givens=units)")]
     Assumptions,
+    #[error("the puzzle has cages (killer): the canonical formula states houses and givens only")]
+    Cages,
     #[error("the encoding is larger than the literal bound ({literals} literals > {bound})")]
     TooLarge { literals: u64, bound: u64 },
     #[error("the solver's model is not a solution: {0}")]
@@ -184,6 +186,9 @@ impl Prover {
     ) -> Result<Certificate, ProveError> {
         if options.givens == GivensMode::Assumptions {
             return Err(ProveError::Assumptions);
+        }
+        if puzzle.has_cages() {
+            return Err(ProveError::Cages);
         }
         let g = puzzle.geometry();
         let form = CanonicalForm::for_side(g.n());

@@ -19,6 +19,13 @@ const HARD: &str =
 const EASY: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 
+/// The 16x16 of `data/rk-16x16.txt`.
+fn rk16() -> Puzzle {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/rk-16x16.txt")).unwrap();
+    puzzle(&text)
+}
+
 fn options(encoding: CnfEncoding, amo: Amo) -> CnfOptions {
     CnfOptions {
         encoding,
@@ -159,13 +166,7 @@ fn false_claims_are_rejected() {
 fn sequential_form_proofs_check() {
     // A 16x16 puzzle certified against the sequential form by hand: the prover picks the
     // form by side, so here the proof of the pairwise form is checked against both.
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/rk-16x16.txt")).unwrap();
-    let p = read_str(&text, "rk", &ReadOptions::default())
-        .unwrap()
-        .1
-        .remove(0)
-        .puzzle;
+    let p = rk16();
     let cert = certify_and_check(&p, &CnfOptions::default());
     assert_eq!(cert.verdict, Verdict::Unique);
     let claim = Claim {
@@ -196,13 +197,7 @@ fn a_reused_claim_checker_judges_each_claim_alone() {
     let easy_cert = prover
         .certify(&easy, &CnfOptions::default(), &budget)
         .unwrap();
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/rk-16x16.txt")).unwrap();
-    let big = read_str(&text, "rk", &ReadOptions::default())
-        .unwrap()
-        .1
-        .remove(0)
-        .puzzle;
+    let big = rk16();
     let big_cert = prover
         .certify(&big, &CnfOptions::default(), &budget)
         .unwrap();

@@ -79,10 +79,23 @@ pub struct EncodeArgs {
     pub block: Option<String>,
 }
 
+/// Refuses puzzles with cages: the CNF and exact-cover reductions encode houses only.
+fn refuse_cages<'a>(mut puzzles: impl Iterator<Item = (String, &'a Puzzle)>) -> anyhow::Result<()> {
+    if let Some((name, _)) = puzzles.find(|(_, p)| p.has_cages()) {
+        bail!("{name}: a killer puzzle (cages); the CNF and exact-cover reductions encode houses only");
+    }
+    Ok(())
+}
+
 pub fn encode(args: EncodeArgs) -> anyhow::Result<ExitCode> {
     let files: Vec<String> = args.file.iter().cloned().collect();
     let sets = args.input.load(&files)?;
     let set = &sets[0];
+    refuse_cages(
+        set.puzzles
+            .iter()
+            .map(|sp| (format!("{}:{}", set.source, sp.line), &sp.puzzle)),
+    )?;
     let chosen: Vec<(usize, &Puzzle)> = match args.index {
         Some(k) => {
             let sp = set.puzzles.get(k.wrapping_sub(1)).ok_or_else(|| {
@@ -413,6 +426,7 @@ pub fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
             })
             .collect()
     };
+    refuse_cages(puzzles.iter().map(|(name, p)| (name.clone(), p)))?;
     // Without --dedup every count is closed form or linear in the candidates; the duplicate
     // filter has to see every clause, so it is kept to sides where that fits in memory.
     if args.dedup {

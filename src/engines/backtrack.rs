@@ -26,6 +26,11 @@
 //!   uniqueness. With `max_solutions = 1` it stops where the source stops.
 //! - Givens that clash make the puzzle `unsat` before any search (0 nodes); the source
 //!   assumes valid input.
+//! - Killer cages get a used-digit table each too, and a digit is also refused when the
+//!   cage's sum can no longer be reached: the cage's filled digits plus it must leave, for
+//!   the cage's `k` other empty cells, a remainder between the sum of the `k` smallest and
+//!   of the `k` largest digits still unused in the cage (a necessary condition, so no
+//!   solution is cut).
 //!
 //! The seed's walkthrough holds: on the empty 4x4 grid (2x2 boxes) the first solution is
 //! `1234 / 3412 / 2143 / 4321`, reached with 16 placements and no backtrack (tested below).
@@ -60,7 +65,7 @@
 //! node.
 
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
-use crate::puzzle::{Geometry, Puzzle};
+use crate::puzzle::{CageSet, Geometry, Puzzle};
 
 pub static INFO: EngineInfo = EngineInfo {
     name: "backtrack",
@@ -78,8 +83,8 @@ pub static INFO: EngineInfo = EngineInfo {
                max_live not applicable",
     sides: Sides::Any,
     search_tree: true,
-    capabilities: "any N the model accepts (up to 1024), boxes, jigsaw regions, diagonals; \
-                   no options",
+    capabilities: "any N the model accepts (up to 1024), boxes, jigsaw regions, diagonals, \
+                   killer cages; no options",
     make,
     variants: super::no_variants,
 };
@@ -93,6 +98,10 @@ fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
 pub struct Backtrack;
 
 impl Engine for Backtrack {
+    fn supports_cages(&self) -> bool {
+        true
+    }
+
     fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
         let mut search = Search::new(limits);
         if puzzle.clash().is_some() {
@@ -101,7 +110,7 @@ impl Engine for Backtrack {
         }
         let geometry = puzzle.geometry();
         let n = geometry.n();
-        let mut tables = Tables::new(geometry);
+        let mut tables = Tables::new(puzzle);
         let mut grid = puzzle.givens().to_vec();
         for (cell, &d) in grid.iter().enumerate() {
             if d != 0 {
@@ -178,38 +187,95 @@ impl Engine for Backtrack {
 }
 
 /// The source's arrays `h`, `v`, `c`, one per house: `used[h * (N + 1) + d]` says whether
-/// house `h` already holds digit `d`.
+/// house `h` already holds digit `d`. With cages (killer), the same per cage, plus the sum and
+/// the number of its filled cells.
 struct Tables<'g> {
     geometry: &'g Geometry,
     stride: usize,
     used: Vec<bool>,
+    cages: Option<&'g CageSet>,
+    cage_used: Vec<bool>,
+    cage_total: Vec<u32>,
+    cage_filled: Vec<u32>,
 }
 
 impl<'g> Tables<'g> {
-    fn new(geometry: &'g Geometry) -> Self {
+    fn new(puzzle: &'g Puzzle) -> Self {
+        let geometry = puzzle.geometry();
         let stride = geometry.n() + 1;
+        let cages = puzzle.cage_set();
+        let count = cages.map_or(0, CageSet::len);
         Tables {
             geometry,
             stride,
             used: vec![false; geometry.house_count() * stride],
+            cages,
+            cage_used: vec![false; count * stride],
+            cage_total: vec![0; count],
+            cage_filled: vec![0; count],
         }
     }
 
-    /// Marks `d` used (or unused) in every house of `cell`.
+    /// Marks `d` used (or unused) in every house of `cell`, and in its cage.
     #[inline]
     fn set(&mut self, cell: usize, d: usize, used: bool) {
         for &h in self.geometry.houses_of(cell) {
             self.used[h as usize * self.stride + d] = used;
         }
+        if let Some(k) = self.cages.and_then(|c| c.cage_of(cell)) {
+            self.cage_used[k * self.stride + d] = used;
+            if used {
+                self.cage_total[k] += d as u32;
+                self.cage_filled[k] += 1;
+            } else {
+                self.cage_total[k] -= d as u32;
+                self.cage_filled[k] -= 1;
+            }
+        }
     }
 
-    /// Whether `d` is unused in every house of `cell`.
+    /// Whether `d` is unused in every house of `cell` and, if `cell` is in a cage, unused in
+    /// the cage, with the cage's sum still reachable by distinct digits unused in the cage in
+    /// its remaining empty cells.
     #[inline]
     fn allows(&self, cell: usize, d: usize) -> bool {
         self.geometry
             .houses_of(cell)
             .iter()
             .all(|&h| !self.used[h as usize * self.stride + d])
+            && self.cage_allows(cell, d)
+    }
+
+    fn cage_allows(&self, cell: usize, d: usize) -> bool {
+        let Some(set) = self.cages else {
+            return true;
+        };
+        let Some(k) = set.cage_of(cell) else {
+            return true;
+        };
+        let used = &self.cage_used[k * self.stride..(k + 1) * self.stride];
+        if used[d] {
+            return false;
+        }
+        let cage = &set.cages()[k];
+        let total = self.cage_total[k] + d as u32;
+        if total > cage.sum() {
+            return false;
+        }
+        let rest = cage.len() - self.cage_filled[k] as usize - 1;
+        let need = (cage.sum() - total) as usize;
+        if rest == 0 {
+            return need == 0;
+        }
+        // The `rest` smallest and largest digits unused in the cage (other than `d`) bound
+        // what the remaining cells can add: a necessary condition, so no solution is cut.
+        let free = || (1..self.stride).filter(|&e| e != d && !used[e]);
+        if free().take(rest).count() < rest {
+            return false;
+        }
+        let least: usize = free().take(rest).sum();
+        let most: usize = free().rev().take(rest).sum();
+        (least..=most).contains(&need)
     }
 }
 

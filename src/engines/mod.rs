@@ -35,6 +35,12 @@ use std::fmt;
 /// solved before.
 pub trait Engine: Send {
     fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome;
+
+    /// Whether the engine enforces cages (killer sudoku). [`run`] answers `unsupported` for
+    /// a puzzle with cages, before the engine builds anything, unless it does.
+    fn supports_cages(&self) -> bool {
+        false
+    }
 }
 
 /// Options of an engine configuration (`order=lifo`, later `encoding=extended`, ...). Each
@@ -239,10 +245,15 @@ pub fn make(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Stri
     (info.make)(options)
 }
 
-/// Runs `engine` on `puzzle` and checks every solution it reports against the houses and the
-/// givens. A solution that fails the check turns the outcome into [`Status::Error`] with the
+/// Runs `engine` on `puzzle` and checks every solution it reports against the houses, the
+/// cages and the givens. A solution that fails the check turns the outcome into [`Status::Error`] with the
 /// reason in the note: a failed check is a bug report, not a result.
 pub fn run(engine: &mut dyn Engine, puzzle: &Puzzle, limits: &Limits) -> Outcome {
+    if puzzle.has_cages() && !engine.supports_cages() {
+        return Outcome::unsupported(
+            "this engine does not enforce cages (killer sudoku); backtrack does",
+        );
+    }
     let mut outcome = engine.solve(puzzle, limits);
     if let Some(err) = first_bad_solution(puzzle, &outcome.solutions) {
         outcome.status = Status::Error;

@@ -200,7 +200,7 @@ impl Record {
                 .box_shape()
                 .map(|(r, c)| format!("{r}x{c}"))
                 .unwrap_or_default(),
-            variant: g.variant().to_string(),
+            variant: puzzle.variant().to_string(),
             clues: puzzle.clues() as u64,
             config: key.config.to_string(),
             engine,
@@ -300,7 +300,7 @@ impl DatasetFields {
         run.push(b',');
         let geometry = first.map(|p| {
             let mut fields = Vec::new();
-            push_geometry_fields(&mut fields, p.geometry());
+            push_geometry_fields(&mut fields, p.geometry(), p.variant());
             (p.shared_geometry().clone(), fields)
         });
         DatasetFields { run, geometry }
@@ -328,10 +328,12 @@ impl DatasetFields {
         });
         out.push(b',');
         match &self.geometry {
-            Some((shared, fields)) if Arc::ptr_eq(shared, puzzle.shared_geometry()) => {
+            Some((shared, fields))
+                if Arc::ptr_eq(shared, puzzle.shared_geometry()) && !puzzle.has_cages() =>
+            {
                 out.extend_from_slice(fields)
             }
-            _ => push_geometry_fields(out, g),
+            _ => push_geometry_fields(out, g, puzzle.variant()),
         }
         int(out, clues as u64);
         out.push(b',');
@@ -361,7 +363,7 @@ pub fn puzzle_prefix(
         puzzle_text,
         &g.n().to_string(),
         &box_shape,
-        g.variant(),
+        puzzle.variant(),
         &puzzle.clues().to_string(),
     ] {
         push_field(&mut s, field);
@@ -371,7 +373,7 @@ pub fn puzzle_prefix(
 }
 
 /// Fields `size`, `box` and `variant`, each followed by a comma.
-fn push_geometry_fields(out: &mut Vec<u8>, g: &Geometry) {
+fn push_geometry_fields(out: &mut Vec<u8>, g: &Geometry, variant: &str) {
     int(out, g.n() as u64);
     out.push(b',');
     if let Some((r, c)) = g.box_shape() {
@@ -380,7 +382,7 @@ fn push_geometry_fields(out: &mut Vec<u8>, g: &Geometry) {
         int(out, c as u64);
     }
     out.push(b',');
-    push_field_bytes(out, g.variant());
+    push_field_bytes(out, variant);
     out.push(b',');
 }
 

@@ -443,6 +443,11 @@ pub enum GridError {
     Clash { house: HouseKind, digit: u16 },
     #[error("cell {cell} was given as {given} but holds {got}")]
     Given { cell: usize, given: u16, got: u16 },
+    #[error("cage {cage} {}", match how {
+        super::CageBreak::Repeated(d) => format!("holds {d} twice"),
+        super::CageBreak::Sum(s) => format!("adds up to {s}, not its sum"),
+    })]
+    Cage { cage: usize, how: super::CageBreak },
 }
 
 fn check_side(n: usize) -> Result<(), GeometryError> {

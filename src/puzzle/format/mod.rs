@@ -140,6 +140,7 @@
 
 mod grid;
 mod line;
+mod puzzlekit;
 mod text;
 mod write;
 
@@ -166,6 +167,8 @@ pub enum Format {
     Grid,
     /// Givens followed by a region layout of the same shape (line or grid form).
     Jigsaw,
+    /// puzzlekit JSON (killer sudoku), detected by its leading `{`.
+    Puzzlekit,
 }
 
 /// Output formats for grids.
@@ -372,6 +375,11 @@ pub enum RowsEnd {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
+    /// puzzlekit JSON: the text is not the JSON expected (serde_json's message). At the
+    /// position serde_json gives.
+    Json { message: String },
+    /// puzzlekit JSON: puzzle `entry`'s problem is malformed. At the entry's id.
+    Puzzlekit { entry: String, message: String },
     /// The file could not be read (missing, unreadable, a directory). Reported at line 0,
     /// column 0: there is no position in a file that could not be read.
     Io {
@@ -506,6 +514,8 @@ impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use ParseErrorKind::*;
         match self {
+            Json { message } => write!(f, "puzzlekit JSON: {message}"),
+            Puzzlekit { entry, message } => write!(f, "puzzle {entry}: {message}"),
             Io { message, .. } => write!(f, "cannot read: {message}"),
             InvalidUtf8 => write!(
                 f,
@@ -710,6 +720,9 @@ pub fn read_str(
     if let Some(at) = text.bytes().position(|b| b == 0) {
         return Err(ctx.error_at_byte(at, ParseErrorKind::NulByte));
     }
+    if options.format.is_none() && puzzlekit::looks_like_json(text) {
+        return puzzlekit::read(&ctx, options.diagonals);
+    }
     let default = Alphabet::default_alphabet();
     let alphabet = options.alphabet.as_ref().unwrap_or(&default);
     let format = options
@@ -732,6 +745,7 @@ pub fn read_str(
                 grid::read(&mut reader, true, None)?
             }
         }
+        Format::Puzzlekit => return puzzlekit::read(&reader.ctx, options.diagonals),
     }
     if reader.out.is_empty() {
         return Err(reader.ctx.error_at_end(ParseErrorKind::NoPuzzle));

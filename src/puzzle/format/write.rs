@@ -14,7 +14,7 @@ const REGION_SYMBOLS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 pub fn format_of_output(format: Format) -> OutputFormat {
     match format {
         Format::Line | Format::Jigsaw => OutputFormat::Line,
-        Format::Grid => OutputFormat::Grid,
+        Format::Grid | Format::Puzzlekit => OutputFormat::Grid,
     }
 }
 

@@ -1,0 +1,301 @@
+//! Cages: the killer sudoku constraint beside the houses.
+//!
+//! A cage is a set of cells whose digits are pairwise distinct and add up to the cage's sum
+//! (the rules of killer sudoku as published, e.g. on janko.at). Unlike a house, a cage need not
+//! hold every digit: a cage of `k` cells holds `k` distinct digits of `1..=N`, so its sum lies
+//! between `1 + 2 + ... + k` and `N + (N-1) + ... + (N-k+1)`.
+//!
+//! A puzzle's cages are checked when they are attached ([`CageSet::new`]): every cell lies in
+//! the grid, no cell lies in two cages, every cage is connected (orthogonally) and has at most
+//! `N` cells, and every sum is one that `k` distinct digits can reach. Givens that break a
+//! cage (a digit twice, or a sum the other cells cannot complete) are not bad input: the
+//! puzzle has no solution, as with givens that clash in a house.
+
+use std::fmt;
+
+/// One cage: its cells (row-major numbers, ascending) and its sum.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cage {
+    cells: Vec<u32>,
+    sum: u32,
+}
+
+impl Cage {
+    /// The cells, ascending.
+    pub fn cells(&self) -> &[u32] {
+        &self.cells
+    }
+
+    pub fn sum(&self) -> u32 {
+        self.sum
+    }
+
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+}
+
+/// The least and the greatest sum of `k` distinct digits of `1..=n` (`None` when `k > n`).
+pub fn sum_range(k: usize, n: usize) -> Option<(u32, u32)> {
+    if k > n {
+        return None;
+    }
+    let (k, n) = (k as u32, n as u32);
+    Some((k * (k + 1) / 2, k * (2 * n - k + 1) / 2))
+}
+
+/// Why a set of cages cannot be attached to a grid. Cages are numbered from 1, in the order
+/// given; cells are row-major numbers, reported as `r<row>c<column>` from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CageError {
+    #[error("cage {cage} has no cell")]
+    Empty { cage: usize },
+    #[error("cage {cage} names cell {cell}, outside the {n}x{n} grid")]
+    OutsideGrid { cage: usize, cell: usize, n: usize },
+    #[error("cell {} lies in cage {first} and in cage {second}", CellName(*.cell, *.n))]
+    Overlap {
+        cell: usize,
+        n: usize,
+        first: usize,
+        second: usize,
+    },
+    #[error("cage {cage} is not connected: cell {} does not touch the rest", CellName(*.cell, *.n))]
+    Disconnected { cage: usize, cell: usize, n: usize },
+    #[error("cage {cage} has {cells} cells, more than the {n} distinct digits of the grid")]
+    TooManyCells { cage: usize, cells: usize, n: usize },
+    #[error(
+        "cage {cage} has sum {sum}, which {cells} distinct digits of 1..={n} cannot reach \
+         (they sum to {least}..={most})"
+    )]
+    UnreachableSum {
+        cage: usize,
+        sum: u32,
+        cells: usize,
+        n: usize,
+        least: u32,
+        most: u32,
+    },
+}
+
+/// `r<row>c<column>`, both from 1.
+struct CellName(usize, usize);
+
+impl fmt::Display for CellName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}", self.0 / self.1 + 1, self.0 % self.1 + 1)
+    }
+}
+
+/// The cages of one puzzle on an `N x N` grid, validated, with the cage of every cell.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CageSet {
+    cages: Vec<Cage>,
+    /// `cage_of[cell]` = index of the cell's cage + 1, 0 for a cell in no cage.
+    cage_of: Vec<u32>,
+}
+
+impl CageSet {
+    /// Validates `cages` (cells and sums) on an `n x n` grid.
+    pub fn new(n: usize, cages: Vec<(Vec<u32>, u32)>) -> Result<Self, CageError> {
+        let mut cage_of = vec![0u32; n * n];
+        let mut out = Vec::with_capacity(cages.len());
+        for (i, (mut cells, sum)) in cages.into_iter().enumerate() {
+            let cage = i + 1;
+            if cells.is_empty() {
+                return Err(CageError::Empty { cage });
+            }
+            cells.sort_unstable();
+            cells.dedup();
+            for &c in &cells {
+                let cell = c as usize;
+                if cell >= n * n {
+                    return Err(CageError::OutsideGrid { cage, cell, n });
+                }
+                if cage_of[cell] != 0 {
+                    return Err(CageError::Overlap {
+                        cell,
+                        n,
+                        first: cage_of[cell] as usize,
+                        second: cage,
+                    });
+                }
+                cage_of[cell] = cage as u32;
+            }
+            if let Some(cell) = first_unreached(&cells, n) {
+                return Err(CageError::Disconnected { cage, cell, n });
+            }
+            let Some((least, most)) = sum_range(cells.len(), n) else {
+                return Err(CageError::TooManyCells {
+                    cage,
+                    cells: cells.len(),
+                    n,
+                });
+            };
+            if sum < least || sum > most {
+                return Err(CageError::UnreachableSum {
+                    cage,
+                    sum,
+                    cells: cells.len(),
+                    n,
+                    least,
+                    most,
+                });
+            }
+            out.push(Cage { cells, sum });
+        }
+        Ok(CageSet {
+            cages: out,
+            cage_of,
+        })
+    }
+
+    pub fn cages(&self) -> &[Cage] {
+        &self.cages
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cages.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.cages.len()
+    }
+
+    /// The index of the cage holding `cell`, if any.
+    pub fn cage_of(&self, cell: usize) -> Option<usize> {
+        match self.cage_of.get(cell) {
+            Some(&k) if k > 0 => Some(k as usize - 1),
+            _ => None,
+        }
+    }
+
+    /// The first cage that `grid` (0 = empty) breaks: a digit twice, a sum passed, or, once
+    /// the cage is full, a sum not reached. `(cage index, what)`.
+    pub fn first_broken(&self, grid: &[u16]) -> Option<(usize, CageBreak)> {
+        for (i, cage) in self.cages.iter().enumerate() {
+            let mut seen = Vec::with_capacity(cage.len());
+            let mut total = 0u32;
+            let mut full = true;
+            for &c in &cage.cells {
+                let d = grid[c as usize];
+                if d == 0 {
+                    full = false;
+                    continue;
+                }
+                if seen.contains(&d) {
+                    return Some((i, CageBreak::Repeated(d)));
+                }
+                seen.push(d);
+                total += d as u32;
+            }
+            if total > cage.sum || (full && total != cage.sum) {
+                return Some((i, CageBreak::Sum(total)));
+            }
+        }
+        None
+    }
+}
+
+/// How a grid breaks a cage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CageBreak {
+    /// The digit appears twice.
+    Repeated(u16),
+    /// The digits present sum to this, past the cage's sum or (the cage full) short of it.
+    Sum(u32),
+}
+
+/// The first cell of `cells` (ascending) that an orthogonal walk from the first cell does not
+/// reach, if any.
+fn first_unreached(cells: &[u32], n: usize) -> Option<usize> {
+    let mut reached = vec![false; cells.len()];
+    let mut stack = vec![0usize];
+    reached[0] = true;
+    while let Some(i) = stack.pop() {
+        let c = cells[i] as usize;
+        let (r, k) = (c / n, c % n);
+        for (j, &other) in cells.iter().enumerate() {
+            if reached[j] {
+                continue;
+            }
+            let o = other as usize;
+            let (r2, k2) = (o / n, o % n);
+            if r.abs_diff(r2) + k.abs_diff(k2) == 1 {
+                reached[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    reached.iter().position(|&r| !r).map(|j| cells[j] as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sum_ranges_are_those_of_distinct_digits() {
+        assert_eq!(sum_range(1, 9), Some((1, 9)));
+        assert_eq!(sum_range(2, 9), Some((3, 17)));
+        assert_eq!(sum_range(9, 9), Some((45, 45)));
+        assert_eq!(sum_range(10, 9), None);
+        assert_eq!(sum_range(3, 4), Some((6, 9)));
+    }
+
+    #[test]
+    fn bad_cages_are_refused_naming_the_cage_and_cell() {
+        let e = CageSet::new(4, vec![(vec![], 3)]).unwrap_err();
+        assert_eq!(e, CageError::Empty { cage: 1 });
+        let e = CageSet::new(4, vec![(vec![0, 16], 3)]).unwrap_err();
+        assert!(matches!(
+            e,
+            CageError::OutsideGrid {
+                cage: 1,
+                cell: 16,
+                ..
+            }
+        ));
+        let e = CageSet::new(4, vec![(vec![0, 1], 3), (vec![1, 2], 3)]).unwrap_err();
+        assert_eq!(e.to_string(), "cell r1c2 lies in cage 1 and in cage 2");
+        let e = CageSet::new(4, vec![(vec![0, 5], 3)]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cage 1 is not connected: cell r2c2 does not touch the rest"
+        );
+        let e = CageSet::new(4, vec![(vec![0, 1], 8)]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cage 1 has sum 8, which 2 distinct digits of 1..=4 cannot reach (they sum to 3..=7)"
+        );
+        let e = CageSet::new(2, vec![(vec![0, 1, 2], 3)]).unwrap_err();
+        assert!(matches!(e, CageError::TooManyCells { cells: 3, .. }));
+    }
+
+    #[test]
+    fn broken_cages_are_found() {
+        let set = CageSet::new(4, vec![(vec![0, 1], 3), (vec![2, 3, 7], 9)]).unwrap();
+        assert_eq!(set.cage_of(7), Some(1));
+        assert_eq!(set.cage_of(4), None);
+        let mut grid = vec![0u16; 16];
+        assert_eq!(set.first_broken(&grid), None);
+        grid[0] = 2;
+        assert_eq!(set.first_broken(&grid), None);
+        grid[1] = 2;
+        assert_eq!(set.first_broken(&grid), Some((0, CageBreak::Repeated(2))));
+        grid[1] = 1;
+        assert_eq!(set.first_broken(&grid), None);
+        grid[2] = 4;
+        grid[3] = 3;
+        assert_eq!(set.first_broken(&grid), None);
+        grid[7] = 1;
+        assert_eq!(set.first_broken(&grid), Some((1, CageBreak::Sum(8))));
+        grid[7] = 2;
+        assert_eq!(set.first_broken(&grid), None);
+        grid[1] = 4;
+        assert_eq!(set.first_broken(&grid), Some((0, CageBreak::Sum(6))));
+    }
+}

@@ -1,0 +1,300 @@
+//! puzzlekit JSON (the SmilingWayne/puzzlekit-dataset files, janko.at puzzles): an object
+//! with a `name` naming the puzzle type and a `data` object mapping each puzzle's id to its
+//! `problem` text (and its published `solution`, `source` and `info`, which are not read).
+//!
+//! `KillerSudoku` problems are read: a line `R C` (the side twice), `R` rows of `R` tokens
+//! holding the sum of each cage in one of its cells (`-` elsewhere), then `R` rows of cage
+//! ids (the cells of one id form one cage). The houses are the default boxes of the side
+//! (2x2, 2x3, 3x3, ...). There are no givens. A cage that is disconnected, overlaps another,
+//! carries no sum or two sums, or has a sum its cells cannot reach is bad input, reported at
+//! the puzzle's id in the file.
+//!
+//! The files do not say whether a killer also has the diagonal houses (janko.at's killer-X
+//! puzzles sit among the others); `--diagonals` ([`super::ReadOptions::diagonals`]) adds them
+//! to every puzzle of the file.
+//!
+//! Other puzzle types (`SamuraiSudoku` among them) are refused by name.
+
+use super::text::Ctx;
+use super::{Format, ParseError, ParseErrorKind, SourcedPuzzle};
+use crate::puzzle::{default_box, Geometry, OutputFormat, Puzzle, MAX_SIDE};
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// Whether `text` looks like JSON (its first non-blank character is `{`).
+pub(super) fn looks_like_json(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
+#[derive(Deserialize)]
+struct Dataset {
+    name: String,
+    #[serde(deserialize_with = "in_file_order")]
+    data: Vec<(String, Entry)>,
+}
+
+#[derive(Deserialize)]
+struct Entry {
+    problem: String,
+}
+
+/// A JSON object's members in the order of the file.
+fn in_file_order<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, Entry)>, D::Error> {
+    struct Ordered;
+    impl<'de> Visitor<'de> for Ordered {
+        type Value = Vec<(String, Entry)>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object of puzzles")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(entry) = map.next_entry()? {
+                out.push(entry);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_map(Ordered)
+}
+
+/// Reads every puzzle of a puzzlekit JSON text.
+pub(super) fn read(
+    ctx: &Ctx<'_>,
+    diagonals: bool,
+) -> Result<(Format, Vec<SourcedPuzzle>), ParseError> {
+    let dataset: Dataset = serde_json::from_str(ctx.text).map_err(|e| {
+        let kind = ParseErrorKind::Json {
+            message: strip_position(&e),
+        };
+        ParseError {
+            file: ctx.file.to_string(),
+            line: e.line(),
+            column: e.column(),
+            kind,
+        }
+    })?;
+    if dataset.name != "KillerSudoku" {
+        let at = ctx.text.find("\"name\"").unwrap_or(0);
+        return Err(ctx.error_at_byte(
+            at,
+            ParseErrorKind::Json {
+                message: format!(
+                    "puzzlekit type `{}` is not read (KillerSudoku is)",
+                    dataset.name
+                ),
+            },
+        ));
+    }
+    let mut geometries: HashMap<usize, Arc<Geometry>> = HashMap::new();
+    let mut out = Vec::with_capacity(dataset.data.len());
+    let mut search_from = 0;
+    for (id, entry) in dataset.data {
+        // The entry's key in the text, for positions (keys are searched in file order).
+        let key = format!("\"{id}\"");
+        let at = ctx.text[search_from..]
+            .find(&key)
+            .map_or(search_from, |k| search_from + k);
+        search_from = at + key.len().min(ctx.text.len() - at);
+        let fail = |message: String| {
+            ctx.error_at_byte(
+                at,
+                ParseErrorKind::Puzzlekit {
+                    entry: id.clone(),
+                    message,
+                },
+            )
+        };
+        let (n, cages) = killer(&entry.problem).map_err(&fail)?;
+        let geometry = match geometries.get(&n) {
+            Some(g) => g.clone(),
+            None => {
+                let (r, c) = default_box(n);
+                let g = Geometry::boxed(n, r, c).map_err(|e| fail(e.to_string()))?;
+                let g = Arc::new(g.with_diagonals(diagonals));
+                geometries.insert(n, g.clone());
+                g
+            }
+        };
+        let puzzle = Puzzle::empty(geometry)
+            .with_cages(cages)
+            .map_err(|e| fail(e.to_string()))?;
+        let line = ctx.text[..at].bytes().filter(|&b| b == b'\n').count() + 1;
+        out.push(SourcedPuzzle {
+            puzzle,
+            line,
+            name: Some(id),
+            form: OutputFormat::Grid,
+        });
+    }
+    Ok((Format::Puzzlekit, out))
+}
+
+/// serde_json's message without its " at line L column C" (the position goes in the error).
+fn strip_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let own = format!(" at line {} column {}", e.line(), e.column());
+    text.strip_suffix(&own).unwrap_or(&text).to_string()
+}
+
+/// The side and the cages (cells, sum) of a killer `problem`.
+#[allow(clippy::type_complexity)]
+fn killer(problem: &str) -> Result<(usize, Vec<(Vec<u32>, u32)>), String> {
+    let mut lines = problem.lines().filter(|l| !l.trim().is_empty());
+    let size = lines.next().ok_or("the problem is empty")?;
+    let dims: Vec<usize> = size
+        .split_whitespace()
+        .map(|t| t.parse::<usize>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("problem line 1: expected `R C`, found {size:?}"))?;
+    let n = match dims[..] {
+        [r, c] if r == c && (1..=MAX_SIDE).contains(&r) => r,
+        _ => {
+            return Err(format!(
+                "problem line 1: expected a square side `N N`, found {size:?}"
+            ))
+        }
+    };
+    let mut rows = |what: &str, first_line: usize| -> Result<Vec<Vec<String>>, String> {
+        (0..n)
+            .map(|r| {
+                let line = lines.next().ok_or_else(|| {
+                    format!(
+                        "problem line {}: missing {what} row {}",
+                        first_line + r,
+                        r + 1
+                    )
+                })?;
+                let tokens: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+                if tokens.len() != n {
+                    return Err(format!(
+                        "problem line {}: {what} row {} has {} tokens, expected {n}",
+                        first_line + r,
+                        r + 1,
+                        tokens.len()
+                    ));
+                }
+                Ok(tokens)
+            })
+            .collect()
+    };
+    let sums = rows("sum", 2)?;
+    let ids = rows("cage id", 2 + n)?;
+    if let Some(extra) = lines.next() {
+        return Err(format!(
+            "problem line {}: unexpected text after the cage ids: {extra:?}",
+            2 + 2 * n
+        ));
+    }
+    // Cages in order of first appearance (row-major).
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut cages: Vec<(Vec<u32>, Option<u32>)> = Vec::new();
+    for r in 0..n {
+        for c in 0..n {
+            let id = ids[r][c].as_str();
+            let k = *index.entry(id).or_insert_with(|| {
+                cages.push((Vec::new(), None));
+                cages.len() - 1
+            });
+            cages[k].0.push((r * n + c) as u32);
+            let token = sums[r][c].as_str();
+            if token == "-" {
+                continue;
+            }
+            let sum: u32 = token.parse().map_err(|_| {
+                format!(
+                    "problem row {}, column {}: expected a cage sum or `-`, found {token:?}",
+                    r + 1,
+                    c + 1
+                )
+            })?;
+            if cages[k].1.replace(sum).is_some() {
+                return Err(format!(
+                    "cage `{id}` carries two sums (the second at row {}, column {})",
+                    r + 1,
+                    c + 1
+                ));
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(cages.len());
+    for (cells, sum) in cages {
+        let cell = cells[0] as usize;
+        let sum = sum.ok_or_else(|| {
+            format!(
+                "cage `{}` (at row {}, column {}) carries no sum",
+                ids[cell / n][cell % n],
+                cell / n + 1,
+                cell % n + 1
+            )
+        })?;
+        out.push((cells, sum));
+    }
+    Ok((n, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ONE: &str = r#"{"name": "KillerSudoku", "data": {
+      "1_4x4": {"problem": "4 4\n9 - 8 3\n- 7 - -\n4 - - 9\n- - - -\n2 2 4 1\n2 3 4 1\n6 3 4 5\n6 3 5 5",
+                "solution": "4 4\n2 3 4 1\n4 1 3 2\n3 2 1 4\n1 4 2 3"}}}"#;
+
+    fn read_text(text: &str) -> Result<Vec<SourcedPuzzle>, ParseError> {
+        read(
+            &Ctx {
+                file: "k.json",
+                text,
+            },
+            false,
+        )
+        .map(|(_, p)| p)
+    }
+
+    #[test]
+    fn a_killer_is_read_with_its_cages() {
+        let p = read_text(ONE).unwrap();
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].name.as_deref(), Some("1_4x4"));
+        assert_eq!(p[0].line, 2);
+        let puzzle = &p[0].puzzle;
+        assert_eq!(puzzle.n(), 4);
+        assert_eq!(puzzle.clues(), 0);
+        assert_eq!(puzzle.cages().len(), 6);
+        assert_eq!(puzzle.cages()[0].cells(), &[0, 1, 4]);
+        assert_eq!(puzzle.cages()[0].sum(), 9);
+        let solution: Vec<u16> = [2, 3, 4, 1, 4, 1, 3, 2, 3, 2, 1, 4, 1, 4, 2, 3].to_vec();
+        puzzle.check_solution(&solution).unwrap();
+        let mut wrong = solution.clone();
+        wrong.swap(0, 1);
+        assert!(puzzle.check_solution(&wrong).is_err());
+    }
+
+    #[test]
+    fn bad_killers_name_the_entry() {
+        let unreachable = ONE.replace("9 - 8 3", "19 - 8 3");
+        let e = read_text(&unreachable).unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.to_string().contains("1_4x4"), "{e}");
+        assert!(e.to_string().contains("cannot reach"), "{e}");
+        let split = ONE.replace("6 3 4 5\\n6 3 5 5", "6 3 4 5\\n6 3 5 2");
+        let e = read_text(&split).unwrap_err().to_string();
+        assert!(e.contains("not connected"), "{e}");
+        let no_sum = ONE.replace("9 - 8 3", "- - 8 3");
+        let e = read_text(&no_sum).unwrap_err().to_string();
+        assert!(e.contains("carries no sum"), "{e}");
+        let short = ONE.replace("\\n6 3 5 5", "");
+        let e = read_text(&short).unwrap_err().to_string();
+        assert!(e.contains("missing cage id row 4"), "{e}");
+        let samurai = ONE.replace("KillerSudoku", "SamuraiSudoku");
+        let e = read_text(&samurai).unwrap_err().to_string();
+        assert!(e.contains("SamuraiSudoku"), "{e}");
+        let broken = &ONE[..40];
+        let e = read_text(broken).unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.to_string().starts_with("k.json:2:"), "{e}");
+    }
+}
