@@ -46,14 +46,26 @@
 //! the nodes the elimination unlinks; `nodes` keeps its meaning (levels entered), and `build`
 //! / `solve` split as without it (the elimination is part of the search). It combines with
 //! `pre=true` (the elimination then runs on the reduced matrix).
+//!
+//! Killer puzzles (cages) are searched on their own matrix, [`KillerCover`] (TAOCP 7.2.2.1:
+//! one option per feasible filling of a cage, the items those of the plain matrix), built
+//! and linked afresh for each puzzle; over [`MAX_KILLER_OPTIONS`] options the answer is
+//! `unsupported`, naming the cage that passes the bound. `build` is then building and
+//! linking that matrix, `items` / `options` / `ones` describe it, and `nodes`, `updates` and
+//! the other counters keep their meaning; `pre` and `prop` apply as to the plain matrix.
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
-use crate::exact_cover::{preprocess, Links, Preprocessed, SudokuCover};
+use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Status};
+use crate::exact_cover::killer::KillerCover;
+use crate::exact_cover::{preprocess, ExactCover, Links, Preprocessed, Reduction, SudokuCover};
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
 
 /// Largest side accepted: the matrix has `N^3` options of 4 to 6 nodes.
 pub const MAX_SIDE: usize = 128;
+
+/// Bound on the options of a killer puzzle's matrix (one per filling of each cage): over it
+/// the answer is `unsupported`, with the cage that passed it.
+pub const MAX_KILLER_OPTIONS: u64 = 4_000_000;
 
 pub static INFO: EngineInfo = EngineInfo {
     name: "dlx",
@@ -73,7 +85,8 @@ pub static INFO: EngineInfo = EngineInfo {
                something, and updates also count the nodes it unlinks",
     sides: Sides::UpTo(MAX_SIDE),
     search_tree: true,
-    capabilities: "any house list: classic, jigsaw, X; sides up to 128; option pre=false \
+    capabilities: "any house list: classic, jigsaw, X; killer cages (one option per cage \
+                   filling, at most 4,000,000 options); sides up to 128; option pre=false \
                    (default, DLX1 as published) | true (Knuth's DLX-PRE option elimination on \
                    the puzzle's matrix before the search); option prop=none (default) | locked \
                    (DLX-PRE's first rule, i.e. locked candidates, at the root and after every \
@@ -162,6 +175,10 @@ impl Dlx {
 }
 
 impl Engine for Dlx {
+    fn supports_cages(&self) -> bool {
+        true
+    }
+
     fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
         let n = puzzle.n();
         if n > MAX_SIDE {
@@ -170,6 +187,9 @@ impl Engine for Dlx {
             ));
         }
         let mut search = Search::new(limits);
+        if puzzle.has_cages() {
+            return self.solve_killer(puzzle, search);
+        }
         if !self.prepare(puzzle.shared_geometry(), &mut search) {
             search.built();
             return search.finish();
@@ -215,7 +235,81 @@ impl Engine for Dlx {
     }
 }
 
+/// Why the preprocessing gave no reduced matrix: `Infeasible(true)` when it proved the
+/// problem has no solution, `Infeasible(false)` when the search's limits stopped it.
+struct Infeasible(bool);
+
+/// DLX-PRE on `x`, its counters added to `search` (`updates` set to 0 when no search follows).
+fn preprocess_counted(x: &ExactCover, search: &mut Search) -> Result<Reduction, Infeasible> {
+    let result = preprocess(x, search);
+    let pre = result.stats();
+    search.stats.bump("pre_removed", pre.removed);
+    search.stats.bump("pre_rounds", pre.rounds);
+    match result {
+        Preprocessed::Reduced(r) => Ok(r),
+        Preprocessed::Infeasible { .. } => {
+            search.stats.updates = Some(0);
+            Err(Infeasible(true))
+        }
+        Preprocessed::Stopped(_) => {
+            search.stats.updates = Some(0);
+            Err(Infeasible(false))
+        }
+    }
+}
+
 impl Dlx {
+    /// A killer puzzle: its own matrix of cage fillings ([`KillerCover`]), linked afresh and
+    /// searched (`pre` and `prop` apply as to the plain matrix).
+    fn solve_killer(&mut self, puzzle: &Puzzle, mut search: Search) -> Outcome {
+        if puzzle.clash().is_some() {
+            search.built();
+            return search.finish_unsat();
+        }
+        let own = match KillerCover::for_puzzle(puzzle, MAX_KILLER_OPTIONS) {
+            Ok(x) => x,
+            Err(e) => {
+                search.built();
+                let mut o = search.finish();
+                o.status = Status::Unsupported;
+                o.note = Some(e.to_string());
+                return o;
+            }
+        };
+        let x = own.cover();
+        search.stats.items = Some(x.items() as u64);
+        search.stats.options = Some(x.options() as u64);
+        search.stats.ones = Some(x.ones() as u64);
+        let (cover, kept): (std::borrow::Cow<'_, ExactCover>, Option<Vec<usize>>) = if self.pre {
+            search.built();
+            match preprocess_counted(x, &mut search) {
+                Ok(r) => (std::borrow::Cow::Owned(r.cover), Some(r.kept)),
+                Err(Infeasible(true)) => return search.finish_unsat(),
+                Err(Infeasible(false)) => return search.finish(),
+            }
+        } else {
+            (std::borrow::Cow::Borrowed(x), None)
+        };
+        let mut links = Links::new(&cover);
+        links.set_propagation(self.prop);
+        if !self.pre {
+            search.built();
+        }
+        let grid = &mut self.grid;
+        grid.clear();
+        grid.extend_from_slice(puzzle.givens());
+        links.search_discarding(&mut search, |s, chosen| {
+            for &o in chosen {
+                let o = kept.as_ref().map_or(o as usize, |k| k[o as usize]);
+                for &(cell, d) in own.placements(o) {
+                    grid[cell as usize] = d;
+                }
+            }
+            s.solution(grid)
+        });
+        search.finish()
+    }
+
     /// `pre=true`: the puzzle's own matrix, DLX-PRE's elimination, then the search on what is
     /// left (see the module doc).
     fn solve_preprocessed(&mut self, puzzle: &Puzzle, mut search: Search) -> Outcome {
@@ -228,20 +322,10 @@ impl Dlx {
         search.stats.options = Some(x.options() as u64);
         search.stats.ones = Some(x.ones() as u64);
         search.built();
-        let result = preprocess(x, &mut search);
-        let pre = result.stats();
-        search.stats.bump("pre_removed", pre.removed);
-        search.stats.bump("pre_rounds", pre.rounds);
-        let reduced = match result {
-            Preprocessed::Reduced(r) => r,
-            Preprocessed::Infeasible { .. } => {
-                search.stats.updates = Some(0);
-                return search.finish_unsat();
-            }
-            Preprocessed::Stopped(_) => {
-                search.stats.updates = Some(0);
-                return search.finish();
-            }
+        let reduced = match preprocess_counted(x, &mut search) {
+            Ok(r) => r,
+            Err(Infeasible(true)) => return search.finish_unsat(),
+            Err(Infeasible(false)) => return search.finish(),
         };
         let mut links = Links::new(&reduced.cover);
         links.set_propagation(self.prop);

@@ -8,6 +8,7 @@
 
 pub mod algorithm_x;
 pub mod dlx1_format;
+pub mod killer;
 pub mod links;
 pub mod polyomino;
 pub mod preprocess;

@@ -1,0 +1,218 @@
+//! Killer sudoku as exact cover: one option per feasible filling of a cage.
+//!
+//! Source: D. E. Knuth, *The Art of Computer Programming* 7.2.2.1, where killer sudoku is
+//! solved by options that fill a whole cage at once ("each cage becomes a set of options, one
+//! for each way to fill it"), the items being those of the plain sudoku.
+//!
+//! - items, all primary, as in [`super::sudoku`]: one per cell, then one per (house, digit);
+//! - options: for each cage (in the puzzle's order), one per assignment of distinct digits
+//!   to its cells (cells ascending) that adds up to the cage's sum and keeps the givens in
+//!   the cage; the option holds each cell's item and the (house, digit) items of each
+//!   cell's houses. A cell in no cage has one option per digit, as in the plain matrix (one
+//!   only when given).
+//!
+//! Distinct digits in a cage make the (house, digit) items of one option distinct. The number
+//! of options grows with cage size: a cage of `k` cells has up to `k!` times the digit sets
+//! of its sum (9 cells summing to 45: 362,880 options), so a bound on the options is taken
+//! ([`KillerCover::for_puzzle`]).
+
+use super::ExactCover;
+use crate::puzzle::{sum_range, Puzzle};
+
+/// An exact-cover matrix of a killer puzzle, with the (cell, digit) placements of each option.
+#[derive(Debug)]
+pub struct KillerCover {
+    cover: ExactCover,
+    /// `placements[starts[o]..starts[o + 1]]` are the (cell, digit) pairs of option `o`.
+    placements: Vec<(u32, u16)>,
+    starts: Vec<u32>,
+}
+
+/// The options would pass the bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the killer exact cover has over {bound} options (cage {cage} alone reaches {options})")]
+pub struct TooManyOptions {
+    pub bound: u64,
+    pub cage: usize,
+    pub options: u64,
+}
+
+impl KillerCover {
+    /// The matrix of `p` (with or without cages), with at most `max_options` options.
+    pub fn for_puzzle(p: &Puzzle, max_options: u64) -> Result<Self, TooManyOptions> {
+        let g = p.geometry();
+        let n = g.n();
+        let cells = g.cells();
+        let names = super::sudoku::item_names(g);
+        let primary = names.len();
+        let mut cover = ExactCover::from_names(names, primary);
+        let mut placements = Vec::new();
+        let mut starts = vec![0u32];
+        let givens = p.givens();
+        let mut option = Vec::new();
+        let mut add = |cover: &mut ExactCover, fill: &[(u32, u16)]| {
+            option.clear();
+            for &(cell, d) in fill {
+                option.push(cell);
+                option.extend(
+                    g.houses_of(cell as usize)
+                        .iter()
+                        .map(|&h| (cells + h as usize * n + d as usize - 1) as u32),
+                );
+            }
+            cover
+                .add_option(option.iter().copied())
+                .expect("distinct digits of a cage give distinct items");
+        };
+        let in_cage = |c: usize| p.cage_set().and_then(|s| s.cage_of(c)).is_some();
+        for (cell, &given) in givens.iter().enumerate() {
+            if in_cage(cell) {
+                continue;
+            }
+            let digits = match given {
+                0 => 1..=n as u16,
+                d => d..=d,
+            };
+            for d in digits {
+                add(&mut cover, &[(cell as u32, d)]);
+                placements.push((cell as u32, d));
+                starts.push(placements.len() as u32);
+            }
+        }
+        let mut fill: Vec<(u32, u16)> = Vec::new();
+        for (k, cage) in p.cages().iter().enumerate() {
+            let before = cover.options() as u64;
+            let mut used = vec![false; n + 1];
+            let mut too_many = false;
+            fillings(
+                cage.cells(),
+                givens,
+                cage.sum(),
+                n,
+                &mut used,
+                &mut fill,
+                &mut |fill| {
+                    if cover.options() as u64 >= max_options {
+                        too_many = true;
+                        return false;
+                    }
+                    add(&mut cover, fill);
+                    placements.extend_from_slice(fill);
+                    starts.push(placements.len() as u32);
+                    true
+                },
+            );
+            if too_many {
+                return Err(TooManyOptions {
+                    bound: max_options,
+                    cage: k + 1,
+                    options: cover.options() as u64 - before,
+                });
+            }
+        }
+        Ok(KillerCover {
+            cover,
+            placements,
+            starts,
+        })
+    }
+
+    pub fn cover(&self) -> &ExactCover {
+        &self.cover
+    }
+
+    /// The (cell, digit) pairs option `o` places.
+    pub fn placements(&self, o: usize) -> &[(u32, u16)] {
+        &self.placements[self.starts[o] as usize..self.starts[o + 1] as usize]
+    }
+}
+
+/// A consumer of cage fillings: returns false to stop the enumeration.
+type Emit<'a> = dyn FnMut(&[(u32, u16)]) -> bool + 'a;
+
+/// Calls `emit` with every filling of `cells` (in order) by distinct digits summing to
+/// `sum` that keeps `givens`, until it returns false. `fill` holds the filling so far.
+fn fillings(
+    cells: &[u32],
+    givens: &[u16],
+    sum: u32,
+    n: usize,
+    used: &mut [bool],
+    fill: &mut Vec<(u32, u16)>,
+    emit: &mut Emit<'_>,
+) -> bool {
+    let depth = fill.len();
+    if depth == cells.len() {
+        return sum != 0 || emit(fill);
+    }
+    let cell = cells[depth];
+    let rest = cells.len() - depth - 1;
+    let digits = match givens[cell as usize] {
+        0 => 1..=n as u16,
+        d => d..=d,
+    };
+    for d in digits {
+        if used[d as usize] || d as u32 > sum {
+            continue;
+        }
+        let left = sum - d as u32;
+        // The remaining cells need `rest` distinct digits: at least 1+..+rest, at most
+        // N+..+(N-rest+1).
+        match sum_range(rest, n) {
+            Some((least, most)) if (least..=most).contains(&left) => {}
+            _ => continue,
+        }
+        used[d as usize] = true;
+        fill.push((cell, d));
+        let go_on = fillings(cells, givens, left, n, used, fill, emit);
+        fill.pop();
+        used[d as usize] = false;
+        if !go_on {
+            return false;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::Geometry;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_cage_has_one_option_per_filling() {
+        let g = Arc::new(Geometry::square(4).unwrap());
+        // Two cells summing to 3 (1+2, 2+1); the other 14 cells free.
+        let p = Puzzle::empty(g).with_cages(vec![(vec![0, 1], 3)]).unwrap();
+        let x = KillerCover::for_puzzle(&p, 1000).unwrap();
+        assert_eq!(x.cover().options(), 14 * 4 + 2);
+        let last = x.cover().options() - 1;
+        assert_eq!(x.placements(last), &[(0, 2), (1, 1)]);
+        assert_eq!(x.placements(last - 1), &[(0, 1), (1, 2)]);
+        // Each option of the cage holds 2 cells x (1 cell item + 3 house items).
+        assert_eq!(x.cover().option(last).len(), 8);
+        let e = KillerCover::for_puzzle(&p, 57).unwrap_err();
+        assert_eq!(e.cage, 1);
+    }
+
+    #[test]
+    fn givens_restrict_the_fillings() {
+        let g = Arc::new(Geometry::square(4).unwrap());
+        let mut givens = vec![0; 16];
+        givens[1] = 1;
+        let p = Puzzle::new(g, givens)
+            .unwrap()
+            .with_cages(vec![(vec![0, 1, 2], 7)])
+            .unwrap();
+        let x = KillerCover::for_puzzle(&p, 1000).unwrap();
+        let cage: Vec<_> = (13 * 4..x.cover().options())
+            .map(|o| x.placements(o).to_vec())
+            .collect();
+        // 7 = a + 1 + c with a, c distinct, not 1: (2, 4), (4, 2).
+        assert_eq!(
+            cage,
+            vec![vec![(0, 2), (1, 1), (2, 4)], vec![(0, 4), (1, 1), (2, 2)]]
+        );
+    }
+}
