@@ -2,43 +2,15 @@
 //! puzzlekit JSON, answered by `backtrack` with each published solution, refused by the
 //! engines and reductions that do not enforce cages, and bad cages reported with their place.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{data, sudolab};
 use sudolab::engines::{make, run as run_engine, EngineOptions, Limits, Status};
 use sudolab::puzzle::{read_file, read_str, ReadOptions, SourcedPuzzle};
 
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name)
-}
-
-fn sudolab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sudolab"))
-        .args(args)
-        .output()
-        .expect("run sudolab")
-}
-
 /// The published solutions, by puzzle id (read independently of the tool's reader).
 fn published() -> std::collections::HashMap<String, Vec<u16>> {
-    let text = std::fs::read_to_string(data("variants/killer-janko.json")).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    json["data"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(id, e)| {
-            let digits = e["solution"]
-                .as_str()
-                .unwrap()
-                .lines()
-                .skip(1)
-                .flat_map(|l| l.split_whitespace().map(|t| t.parse::<u16>().unwrap()))
-                .collect();
-            (id.clone(), digits)
-        })
-        .collect()
+    common::published_solutions("variants/killer-janko.json")
 }
 
 fn killers(options: &ReadOptions) -> Vec<SourcedPuzzle> {

@@ -178,13 +178,9 @@ impl Entry {
         let (box_shape, regions) = match geometry.layout() {
             Layout::Boxes { rows, cols } => (Some(format!("{rows}x{cols}")), None),
             Layout::Regions(r) => (None, Some(r.clone())),
+            Layout::Combined { .. } => (None, None),
         };
-        (
-            geometry.n(),
-            box_shape,
-            geometry.variant().to_string(),
-            regions,
-        )
+        (geometry.n(), box_shape, geometry.variant(), regions)
     }
 
     /// The proof file's path inside the bundle, if any.

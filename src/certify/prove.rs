@@ -135,6 +135,8 @@ pub enum ProveError {
     Assumptions,
     #[error("the puzzle has cages (killer): the canonical formula states houses and givens only")]
     Cages,
+    #[error("the puzzle's layout ({0}) has windows or several grids: the canonical formula states the houses of one grid and its diagonals only")]
+    Layout(String),
     #[error("the encoding is larger than the literal bound ({literals} literals > {bound})")]
     TooLarge { literals: u64, bound: u64 },
     #[error("the solver's model is not a solution: {0}")]
@@ -191,6 +193,9 @@ impl Prover {
             return Err(ProveError::Cages);
         }
         let g = puzzle.geometry();
+        if g.has_extra_houses() {
+            return Err(ProveError::Layout(g.variant()));
+        }
         let form = CanonicalForm::for_side(g.n());
         let canonical = Canonical::new(g, puzzle.givens(), form);
         let mut stats = ProofStats::default();

@@ -37,6 +37,11 @@ pub struct InputArgs {
     /// X-sudoku: add the two diagonals as houses.
     #[arg(long)]
     pub diagonals: bool,
+
+    /// Windoku (hyper sudoku): add the windows as houses (on 9x9 the four 3x3 blocks whose
+    /// rows and columns start at 1 and 5, counting from 0).
+    #[arg(long)]
+    pub windoku: bool,
 }
 
 /// The puzzles of one input file.
@@ -65,6 +70,7 @@ impl InputArgs {
             box_shape: self.box_shape,
             alphabet: self.alphabet()?,
             diagonals: self.diagonals,
+            windoku: self.windoku,
         })
     }
 

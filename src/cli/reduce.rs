@@ -80,9 +80,18 @@ pub struct EncodeArgs {
 }
 
 /// Refuses puzzles with cages: the CNF and exact-cover reductions encode houses only.
-fn refuse_cages<'a>(mut puzzles: impl Iterator<Item = (String, &'a Puzzle)>) -> anyhow::Result<()> {
-    if let Some((name, _)) = puzzles.find(|(_, p)| p.has_cages()) {
-        bail!("{name}: a killer puzzle (cages); the CNF and exact-cover reductions encode houses only");
+fn refuse_cages<'a>(puzzles: impl Iterator<Item = (String, &'a Puzzle)>) -> anyhow::Result<()> {
+    for (name, p) in puzzles {
+        if p.has_cages() {
+            bail!("{name}: a killer puzzle (cages); the CNF and exact-cover reductions encode houses only");
+        }
+        if p.geometry().has_extra_houses() {
+            bail!(
+                "{name}: a {} puzzle; the reductions written here encode the houses of one grid \
+                 and its diagonals only (the dlx engine solves it)",
+                p.variant()
+            );
+        }
     }
     Ok(())
 }

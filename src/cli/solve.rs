@@ -263,7 +263,7 @@ struct Row<'a> {
 }
 
 impl Row<'_> {
-    /// `# file:index name NxN variant: status, K solutions, <counts>, T ms (note)`. The counts
+    /// `# file:index name HxW variant: status, K solutions, <counts>, T ms (note)`. The counts
     /// are those the engine has, named as their CSV columns (no `nodes 0` for SAT, which has
     /// no search tree).
     fn header(&self) -> String {
@@ -275,9 +275,9 @@ impl Row<'_> {
             self.index,
             if self.name.is_empty() { "" } else { " " },
             self.name,
-            g.n(),
-            g.n(),
-            self.puzzle.variant(),
+            g.height(),
+            g.width(),
+            &self.puzzle.variant(),
             o.status,
             o.count,
             if o.count == 1 { "" } else { "s" },
@@ -329,7 +329,7 @@ impl Row<'_> {
             self.name,
             &g.n().to_string(),
             &shape,
-            self.puzzle.variant(),
+            &self.puzzle.variant(),
             &self.puzzle.clues().to_string(),
             self.engine,
             self.options,

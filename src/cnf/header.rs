@@ -11,9 +11,12 @@
 //! c locked true                        (only when reduced applied locked candidates)
 //! c geometry 9 box 3x3 diagonals no    (or: c geometry 9 regions diagonals yes)
 //! c regions 1 1 1 2 2 ...              (jigsaw only: region of each cell, 1-based, row-major)
+//! c geometry 9 combined 21x21 box 3x3 grids 0,0 0,12 6,6 12,0 12,12   (combined layouts:
+//!                                      frame, box shape, each grid's top-left row,column)
+//! c windows yes                        (windoku only)
 //! c puzzle 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
 //! c fixed 4.....8.5.3....       (reduced only: givens + cells placed by propagation, same form)
-//! c map formula var = (row-1)*N*N + (col-1)*N + digit, vars 1..729
+//! c map formula var = ((row-1)*W + col-1)*N + digit, vars 1..729  (W = frame width)
 //! c map 17 1 3 5                       (explicit map: var row col digit, 1-based)
 //! c primary 729                        (vars 1..=primary are (cell, digit); the rest aux)
 //! c assume 5 -7 0                      (assumptions mode: the givens as assumptions)
@@ -65,6 +68,23 @@ pub fn header_lines(info: &CnfInfo, assumptions: &[i32]) -> Vec<String> {
             }
             out.push(line);
         }
+        Layout::Combined {
+            rows,
+            cols,
+            height,
+            width,
+            grids,
+        } => {
+            let mut line =
+                format!("geometry {n} combined {height}x{width} box {rows}x{cols} grids");
+            for (t, l) in grids {
+                let _ = write!(line, " {t},{l}");
+            }
+            out.push(line);
+        }
+    }
+    if g.has_windows() {
+        out.push("windows yes".to_string());
     }
     out.push(grid_line("puzzle", &info.givens, n));
     if info.fixed != info.givens {
@@ -72,16 +92,17 @@ pub fn header_lines(info: &CnfInfo, assumptions: &[i32]) -> Vec<String> {
     }
     match &info.map {
         VarMap::Formula { n } => out.push(format!(
-            "map formula var = (row-1)*N*N + (col-1)*N + digit, vars 1..{}",
-            n * n * n
+            "map formula var = ((row-1)*W + col-1)*N + digit, vars 1..{} (W = {})",
+            g.cells() * n,
+            g.width()
         )),
         VarMap::Explicit { pairs, .. } => {
             for (i, &(cell, d)) in pairs.iter().enumerate() {
                 out.push(format!(
                     "map {} {} {} {}",
                     i + 1,
-                    cell as usize / n + 1,
-                    cell as usize % n + 1,
+                    g.row_of(cell as usize) + 1,
+                    g.col_of(cell as usize) + 1,
                     d
                 ));
             }
@@ -174,6 +195,10 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
     let mut opts = CnfOptions::default();
     // (N, box shape or None for regions, diagonals)
     type Shape = (usize, Option<(usize, usize)>, bool);
+    // combined layouts: (height, width, grids)
+    type Frame = (usize, usize, Vec<(usize, usize)>);
+    let mut combined: Option<Frame> = None;
+    let mut windows = false;
     let mut geometry: Option<Shape> = None;
     let mut regions: Option<Vec<u16>> = None;
     let mut puzzle_text: Option<(usize, String)> = None;
@@ -231,6 +256,28 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
                         Some((num(r)? as usize, num(c)? as usize))
                     }
                     Some("regions") => None,
+                    Some("combined") => {
+                        let pair = |s: &str, sep: char| -> Result<(usize, usize), HeaderError> {
+                            let (a, b) = s
+                                .split_once(sep)
+                                .ok_or_else(|| err(format!("{s:?} is not a{sep}b")))?;
+                            Ok((num(a)? as usize, num(b)? as usize))
+                        };
+                        let (h, w) = pair(rest.get(2).copied().unwrap_or(""), 'x')?;
+                        if rest.get(3) != Some(&"box") || rest.get(5) != Some(&"grids") {
+                            return Err(err(
+                                "combined geometry needs: N combined HxW box RxC grids t,l ..."
+                                    .into(),
+                            ));
+                        }
+                        let shape = pair(rest[4], 'x')?;
+                        let grids = rest[6..]
+                            .iter()
+                            .map(|s| pair(s, ','))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        combined = Some((h, w, grids));
+                        Some(shape)
+                    }
                     other => return Err(err(format!("unknown layout {other:?}"))),
                 };
                 geometry = Some((n, shape, diag));
@@ -248,6 +295,7 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
                     .collect();
                 regions = Some(r?);
             }
+            "windows" => windows = rest.first() == Some(&"yes"),
             "puzzle" => puzzle_text = Some((*line, rest.join(" "))),
             "fixed" => fixed_text = Some((*line, rest.join(" "))),
             "map" if rest.first() == Some(&"formula") => formula_map = true,
@@ -282,21 +330,26 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
     }
     opts.encoding = encoding.ok_or("no `c encoding` comment")?;
     let (n, shape, diag) = geometry.ok_or("no `c geometry` comment")?;
-    let geometry = match shape {
-        Some((r, c)) => Geometry::boxed(n, r, c),
-        None => Geometry::jigsaw(n, regions.ok_or("jigsaw geometry without `c regions`")?),
-    }
-    .map_err(|e| HeaderError {
+    let geometry_error = |e: crate::puzzle::GeometryError| HeaderError {
         line: None,
         message: format!("geometry: {e}"),
-    })?
-    .with_diagonals(diag);
+    };
+    let geometry = match (shape, combined) {
+        (Some((r, c)), Some((h, w, grids))) => Geometry::combined(r, c, h, w, grids),
+        (Some((r, c)), None) => Geometry::boxed(n, r, c),
+        (None, _) => Geometry::jigsaw(n, regions.ok_or("jigsaw geometry without `c regions`")?),
+    }
+    .map_err(geometry_error)?
+    .with_diagonals(diag)
+    .with_windows(windows)
+    .map_err(geometry_error)?;
+    let cells = geometry.cells();
     let (pline, ptext) = puzzle_text.ok_or("no `c puzzle` comment")?;
-    let givens = parse_givens(n, &ptext).map_err(|m| HeaderError::at(pline, m))?;
+    let givens = parse_givens(n, cells, &ptext).map_err(|m| HeaderError::at(pline, m))?;
     let fixed = match fixed_text {
         None => givens.clone(),
         Some((fline, ftext)) => {
-            let fixed = parse_givens(n, &ftext).map_err(|m| HeaderError::at(fline, m))?;
+            let fixed = parse_givens(n, cells, &ftext).map_err(|m| HeaderError::at(fline, m))?;
             if givens.iter().zip(&fixed).any(|(&g, &f)| g != 0 && g != f) {
                 return Err(HeaderError::at(
                     fline,
@@ -319,14 +372,15 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
                     format!("map variables must be 1..{} each once", pairs.len()),
                 ));
             }
-            if !(1..=n).contains(&r) || !(1..=n).contains(&c) || !(1..=n).contains(&d) {
+            let (h, w) = (geometry.height(), geometry.width());
+            if !(1..=h).contains(&r) || !(1..=w).contains(&c) || !(1..=n).contains(&d) {
                 return Err(HeaderError::at(
                     line,
-                    format!("row, column and digit must be 1..={n}"),
+                    format!("row, column and digit must be in 1..={h}, 1..={w}, 1..={n}"),
                 ));
             }
             seen[v - 1] = true;
-            out[v - 1] = (((r - 1) * n + c - 1) as u32, d as u16);
+            out[v - 1] = (((r - 1) * w + c - 1) as u32, d as u16);
         }
         VarMap::explicit(n, out)
     };
@@ -353,8 +407,7 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
     })
 }
 
-fn parse_givens(n: usize, text: &str) -> Result<Vec<u16>, String> {
-    let cells = n * n;
+fn parse_givens(n: usize, cells: usize, text: &str) -> Result<Vec<u16>, String> {
     let out: Vec<u16> = if n <= SYMBOLS.len() {
         let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         t.chars()

@@ -47,9 +47,9 @@
 //! / `solve` split as without it (the elimination is part of the search). It combines with
 //! `pre=true` (the elimination then runs on the reduced matrix).
 //!
-//! Killer puzzles (cages) are searched on their own matrix, [`KillerCover`] (TAOCP 7.2.2.1:
-//! one option per feasible filling of a cage, the items those of the plain matrix), built
-//! and linked afresh for each puzzle; over [`MAX_KILLER_OPTIONS`] options the answer is
+//! Killer puzzles (cages) and combined layouts (samurai) are searched on their own matrix,
+//! [`KillerCover`] (TAOCP 7.2.2.1: one option per feasible filling of a cage, the items those
+//! of the plain matrix less the void cells), built and linked afresh for each puzzle; over [`MAX_KILLER_OPTIONS`] options the answer is
 //! `unsupported`, naming the cage that passes the bound. `build` is then building and
 //! linking that matrix, `items` / `options` / `ones` describe it, and `nodes`, `updates` and
 //! the other counters keep their meaning; `pre` and `prop` apply as to the plain matrix.
@@ -85,7 +85,8 @@ pub static INFO: EngineInfo = EngineInfo {
                something, and updates also count the nodes it unlinks",
     sides: Sides::UpTo(MAX_SIDE),
     search_tree: true,
-    capabilities: "any house list: classic, jigsaw, X; killer cages (one option per cage \
+    capabilities: "any house list: classic, jigsaw, X, windoku, combined layouts (samurai); \
+                   killer cages (one option per cage \
                    filling, at most 4,000,000 options); sides up to 128; option pre=false \
                    (default, DLX1 as published) | true (Knuth's DLX-PRE option elimination on \
                    the puzzle's matrix before the search); option prop=none (default) | locked \
@@ -179,6 +180,10 @@ impl Engine for Dlx {
         true
     }
 
+    fn supports_geometry(&self, _: &Geometry) -> bool {
+        true
+    }
+
     fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
         let n = puzzle.n();
         if n > MAX_SIDE {
@@ -187,8 +192,8 @@ impl Engine for Dlx {
             ));
         }
         let mut search = Search::new(limits);
-        if puzzle.has_cages() {
-            return self.solve_killer(puzzle, search);
+        if puzzle.has_cages() || puzzle.geometry().is_combined() {
+            return self.solve_own_matrix(puzzle, search);
         }
         if !self.prepare(puzzle.shared_geometry(), &mut search) {
             search.built();
@@ -259,9 +264,10 @@ fn preprocess_counted(x: &ExactCover, search: &mut Search) -> Result<Reduction, 
 }
 
 impl Dlx {
-    /// A killer puzzle: its own matrix of cage fillings ([`KillerCover`]), linked afresh and
-    /// searched (`pre` and `prop` apply as to the plain matrix).
-    fn solve_killer(&mut self, puzzle: &Puzzle, mut search: Search) -> Outcome {
+    /// A killer puzzle or a combined layout: its own matrix ([`KillerCover`]: cage fillings,
+    /// no void cells), linked afresh and searched (`pre` and `prop` apply as to the plain
+    /// matrix).
+    fn solve_own_matrix(&mut self, puzzle: &Puzzle, mut search: Search) -> Outcome {
         if puzzle.clash().is_some() {
             search.built();
             return search.finish_unsat();

@@ -26,7 +26,7 @@ pub mod sat;
 
 pub use crate::search::{Limits, Outcome, Search, Stats, Status, Stop, DEFAULT_MAX_LIVE};
 
-use crate::puzzle::{Grid, GridError, Puzzle};
+use crate::puzzle::{Geometry, Grid, GridError, Puzzle};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -40,6 +40,14 @@ pub trait Engine: Send {
     /// a puzzle with cages, before the engine builds anything, unless it does.
     fn supports_cages(&self) -> bool {
         false
+    }
+
+    /// Whether the engine answers puzzles on `g`. The default takes the rows, columns, boxes
+    /// or regions of one grid and its diagonals; engines written from the house list alone
+    /// also take windoku windows and combined layouts (samurai: void cells, shared boxes).
+    /// [`run`] answers `unsupported` for the others before the engine builds anything.
+    fn supports_geometry(&self, g: &Geometry) -> bool {
+        !g.has_extra_houses()
     }
 }
 
@@ -253,6 +261,13 @@ pub fn run(engine: &mut dyn Engine, puzzle: &Puzzle, limits: &Limits) -> Outcome
         return Outcome::unsupported(
             "this engine does not enforce cages (killer sudoku); backtrack does",
         );
+    }
+    if !engine.supports_geometry(puzzle.geometry()) {
+        return Outcome::unsupported(format!(
+            "this engine does not take the {} layout (windoku windows or combined grids); \
+             dlx does",
+            puzzle.geometry().variant()
+        ));
     }
     let mut outcome = engine.solve(puzzle, limits);
     if let Some(err) = first_bad_solution(puzzle, &outcome.solutions) {

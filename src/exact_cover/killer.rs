@@ -11,6 +11,10 @@
 //!   cell's houses. A cell in no cage has one option per digit, as in the plain matrix (one
 //!   only when given).
 //!
+//! The void cells of a combined layout (samurai) have no item and no option: the matrix is
+//! that of the grid cells alone, so the plain puzzle of a combined layout is solved by the
+//! same matrix without cages.
+//!
 //! Distinct digits in a cage make the (house, digit) items of one option distinct. The number
 //! of options grows with cage size: a cage of `k` cells has up to `k!` times the digit sets
 //! of its sum (9 cells summing to 45: 362,880 options), so a bound on the options is taken
@@ -42,8 +46,18 @@ impl KillerCover {
     pub fn for_puzzle(p: &Puzzle, max_options: u64) -> Result<Self, TooManyOptions> {
         let g = p.geometry();
         let n = g.n();
-        let cells = g.cells();
-        let names = super::sudoku::item_names(g);
+        // Item of each cell; the void cells of a combined layout have none.
+        let mut item_of = vec![u32::MAX; g.cells()];
+        let mut names: Vec<String> = super::sudoku::item_names(g);
+        let mut cells = 0;
+        for (cell, item) in item_of.iter_mut().enumerate() {
+            if !g.is_void(cell) {
+                names.swap(cells, cell);
+                *item = cells as u32;
+                cells += 1;
+            }
+        }
+        names.drain(cells..g.cells());
         let primary = names.len();
         let mut cover = ExactCover::from_names(names, primary);
         let mut placements = Vec::new();
@@ -53,7 +67,7 @@ impl KillerCover {
         let mut add = |cover: &mut ExactCover, fill: &[(u32, u16)]| {
             option.clear();
             for &(cell, d) in fill {
-                option.push(cell);
+                option.push(item_of[cell as usize]);
                 option.extend(
                     g.houses_of(cell as usize)
                         .iter()
@@ -66,7 +80,7 @@ impl KillerCover {
         };
         let in_cage = |c: usize| p.cage_set().and_then(|s| s.cage_of(c)).is_some();
         for (cell, &given) in givens.iter().enumerate() {
-            if in_cage(cell) {
+            if in_cage(cell) || g.is_void(cell) {
                 continue;
             }
             let digits = match given {

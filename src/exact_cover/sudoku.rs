@@ -45,19 +45,23 @@ pub fn house_item_name(kind: HouseKind, d: usize) -> String {
         HouseKind::Region(i) => format!("j{}#{d}", i + 1),
         HouseKind::Diagonal => format!("d1#{d}"),
         HouseKind::AntiDiagonal => format!("d2#{d}"),
+        HouseKind::Window(i) => format!("w{}#{d}", i + 1),
+        HouseKind::GridRow { grid, row } => format!("g{}r{}#{d}", grid + 1, row + 1),
+        HouseKind::GridColumn { grid, col } => format!("g{}c{}#{d}", grid + 1, col + 1),
+        HouseKind::GridBox { grid, b } => format!("g{}b{}#{d}", grid + 1, b + 1),
     }
 }
 
 /// Name of the item "cell `cell` holds a digit".
-pub fn cell_item_name(n: usize, cell: usize) -> String {
-    format!("p{},{}", cell / n + 1, cell % n + 1)
+pub fn cell_item_name(width: usize, cell: usize) -> String {
+    format!("p{},{}", cell / width + 1, cell % width + 1)
 }
 
 /// Names of all items of the full matrix of `g`, in item order.
 pub fn item_names(g: &Geometry) -> Vec<String> {
     let n = g.n();
     let mut names = Vec::with_capacity(g.cells() + g.house_count() * n);
-    names.extend((0..g.cells()).map(|c| cell_item_name(n, c)));
+    names.extend((0..g.cells()).map(|c| cell_item_name(g.width(), c)));
     for h in 0..g.house_count() {
         let kind = g.house_kind(h);
         names.extend((1..=n).map(|d| house_item_name(kind, d)));

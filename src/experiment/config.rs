@@ -24,6 +24,7 @@
 //! box = "3x3"                    # optional, as --box
 //! alphabet = "123456789"         # optional, as --alphabet
 //! diagonals = false              # optional, as --diagonals
+//! windoku = false                # optional, as --windoku
 //! first = 100                    # optional: only the first K puzzles of the file
 //!
 //! [[engines]]
@@ -126,6 +127,7 @@ pub struct DatasetConfig {
     pub box_shape: Option<String>,
     pub alphabet: Option<String>,
     pub diagonals: bool,
+    pub windoku: bool,
     pub first: Option<u64>,
     #[serde(skip)]
     pub read_options: ReadOptions,
@@ -205,6 +207,8 @@ struct RawDataset {
     alphabet: Option<String>,
     #[serde(default)]
     diagonals: bool,
+    #[serde(default)]
+    windoku: bool,
     #[serde(default, deserialize_with = "positive")]
     first: Option<u64>,
 }
@@ -404,6 +408,7 @@ pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experim
             box_shape: d.box_shape,
             alphabet,
             diagonals: d.diagonals,
+            windoku: d.windoku,
         };
         datasets.push(DatasetConfig {
             path: p,
@@ -412,6 +417,7 @@ pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experim
             box_shape: d.box_shape.map(|(r, c)| format!("{r}x{c}")),
             alphabet: d.alphabet,
             diagonals: d.diagonals,
+            windoku: d.windoku,
             first: d.first,
             read_options,
         });

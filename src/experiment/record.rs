@@ -300,7 +300,7 @@ impl DatasetFields {
         run.push(b',');
         let geometry = first.map(|p| {
             let mut fields = Vec::new();
-            push_geometry_fields(&mut fields, p.geometry(), p.variant());
+            push_geometry_fields(&mut fields, p.geometry(), &p.variant());
             (p.shared_geometry().clone(), fields)
         });
         DatasetFields { run, geometry }
@@ -333,7 +333,7 @@ impl DatasetFields {
             {
                 out.extend_from_slice(fields)
             }
-            _ => push_geometry_fields(out, g, puzzle.variant()),
+            _ => push_geometry_fields(out, g, &puzzle.variant()),
         }
         int(out, clues as u64);
         out.push(b',');
@@ -363,7 +363,7 @@ pub fn puzzle_prefix(
         puzzle_text,
         &g.n().to_string(),
         &box_shape,
-        puzzle.variant(),
+        &puzzle.variant(),
         &puzzle.clues().to_string(),
     ] {
         push_field(&mut s, field);

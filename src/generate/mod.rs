@@ -352,10 +352,10 @@ pub fn hole_imbalance(p: &Puzzle) -> [usize; 3] {
     let mut spread = [(usize::MAX, 0usize); 3];
     for (h, cells) in g.houses().enumerate() {
         let family = match g.house_kind(h) {
-            HouseKind::Row(_) => 0,
-            HouseKind::Column(_) => 1,
-            HouseKind::Box(_) | HouseKind::Region(_) => 2,
-            HouseKind::Diagonal | HouseKind::AntiDiagonal => continue,
+            HouseKind::Row(_) | HouseKind::GridRow { .. } => 0,
+            HouseKind::Column(_) | HouseKind::GridColumn { .. } => 1,
+            HouseKind::Box(_) | HouseKind::Region(_) | HouseKind::GridBox { .. } => 2,
+            HouseKind::Diagonal | HouseKind::AntiDiagonal | HouseKind::Window(_) => continue,
         };
         let holes = cells
             .iter()

@@ -6,8 +6,17 @@
 //! the two diagonals of X-sudoku. Engines and reductions are written against the house list,
 //! so a new variant is a new house list, not a change to every engine.
 //!
-//! Cells are numbered row-major, `cell = row * N + column`, both 0-based. Digits are `1..=N`;
-//! `0` means empty.
+//! Cells are numbered row-major, `cell = row * W + column`, both 0-based, in a frame of
+//! `H x W` cells. Digits are `1..=N`; `0` means empty. For every single grid the frame is the
+//! grid, `H = W = N`. A *combined* layout (samurai, butterfly, sohei, windmill...) places
+//! several boxed `N x N` grids in a larger frame: each grid brings its rows, columns and boxes
+//! as houses (a box shared by two grids is one house), and the frame's cells that no grid
+//! covers are *void*: they belong to no house and hold no digit (`0` in every grid, given or
+//! solved).
+//!
+//! Windoku (hyper sudoku) adds the *windows*: `R x C` blocks (the box shape) whose top rows are
+//! `1, R + 2, 2R + 3, ...` and left columns `1, C + 2, ...`, as many as fit; on 9x9 the four
+//! 3x3 windows whose rows and columns start at 1 and 5 (0-based).
 
 use std::fmt;
 
@@ -22,7 +31,20 @@ pub enum Layout {
     Boxes { rows: usize, cols: usize },
     /// Irregular regions (jigsaw): `region[cell]` in `0..N`, every region exactly `N` cells.
     Regions(Vec<u16>),
+    /// Several boxed `N x N` grids (`N = rows * cols`) in an `height x width` frame, each
+    /// placed with its top-left cell at `(top, left)`.
+    Combined {
+        rows: usize,
+        cols: usize,
+        height: usize,
+        width: usize,
+        grids: Vec<(usize, usize)>,
+    },
 }
+
+/// Top-left corners of the five grids of a samurai (21x21 frame): four corners and the
+/// centre, which shares one 3x3 box with each corner grid.
+pub const SAMURAI_GRIDS: [(usize, usize); 5] = [(0, 0), (0, 12), (6, 6), (12, 0), (12, 12)];
 
 /// What rule a house comes from. The index is the row, column or box/region number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,6 +57,24 @@ pub enum HouseKind {
     Diagonal,
     /// Anti-diagonal, top-right to bottom-left.
     AntiDiagonal,
+    /// Windoku window `i`, in reading order.
+    Window(usize),
+    /// Row `row` of grid `grid` of a combined layout (both 0-based).
+    GridRow {
+        grid: usize,
+        row: usize,
+    },
+    /// Column `col` of grid `grid` of a combined layout.
+    GridColumn {
+        grid: usize,
+        col: usize,
+    },
+    /// Box `b` of grid `grid` of a combined layout (a box shared by two grids is named by the
+    /// first).
+    GridBox {
+        grid: usize,
+        b: usize,
+    },
 }
 
 impl fmt::Display for HouseKind {
@@ -46,6 +86,12 @@ impl fmt::Display for HouseKind {
             HouseKind::Region(i) => write!(f, "region {}", i + 1),
             HouseKind::Diagonal => write!(f, "main diagonal"),
             HouseKind::AntiDiagonal => write!(f, "anti-diagonal"),
+            HouseKind::Window(i) => write!(f, "window {}", i + 1),
+            HouseKind::GridRow { grid, row } => write!(f, "grid {} row {}", grid + 1, row + 1),
+            HouseKind::GridColumn { grid, col } => {
+                write!(f, "grid {} column {}", grid + 1, col + 1)
+            }
+            HouseKind::GridBox { grid, b } => write!(f, "grid {} box {}", grid + 1, b + 1),
         }
     }
 }
@@ -69,21 +115,41 @@ pub enum GeometryError {
     },
     #[error("region {region} is not connected")]
     RegionDisconnected { region: usize },
+    #[error("frame {height}x{width} is out of range (each side 1..={MAX_SIDE})")]
+    Frame { height: usize, width: usize },
+    #[error("grid {grid} at row {top}, column {left} does not fit the {height}x{width} frame")]
+    GridOutside {
+        grid: usize,
+        top: usize,
+        left: usize,
+        height: usize,
+        width: usize,
+    },
+    #[error("a combined layout needs at least one grid")]
+    NoGrid,
+    #[error("windows need boxes of at least 2x2 that leave room for a window (side {n})")]
+    Windows { n: usize },
 }
 
 /// Side, layout and house list of a grid. Immutable once built; share it with `Arc`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Geometry {
     n: usize,
+    /// Frame: `height x width` cells (`N x N` for a single grid).
+    height: usize,
+    width: usize,
+    /// `void[cell]`: the cell belongs to no grid (combined layouts only; empty otherwise).
+    void: Vec<bool>,
     layout: Layout,
     diagonals: bool,
+    windows: bool,
     /// `houses[h * n .. (h + 1) * n]` are the cells of house `h`, in reading order.
     houses: Vec<u32>,
     kinds: Vec<HouseKind>,
     /// `cell_houses[cell_house_start[c] .. cell_house_start[c + 1]]` are the houses of cell `c`.
     cell_houses: Vec<u32>,
     cell_house_start: Vec<u32>,
-    /// Box or region number of each cell.
+    /// Box or region number of each cell (`u16::MAX` for a void cell).
     region_of: Vec<u16>,
 }
 
@@ -147,13 +213,86 @@ impl Geometry {
         Ok(Self::build(n, Layout::Regions(region.clone()), region))
     }
 
-    /// The same geometry with the two diagonal houses added (X-sudoku) or removed.
+    /// Combined layout: boxed `N x N` grids (boxes `rows x cols`, `N = rows * cols`) placed
+    /// with their top-left cells at `grids` in a `height x width` frame. Each grid adds its
+    /// rows, columns and boxes; houses with the same cells (a box two grids share) are kept
+    /// once; cells of no grid are void.
+    pub fn combined(
+        rows: usize,
+        cols: usize,
+        height: usize,
+        width: usize,
+        grids: Vec<(usize, usize)>,
+    ) -> Result<Self, GeometryError> {
+        let n = rows * cols;
+        check_side(n)?;
+        if rows == 0 || cols == 0 {
+            return Err(GeometryError::BoxShape { n, rows, cols });
+        }
+        if height == 0 || width == 0 || height > MAX_SIDE || width > MAX_SIDE {
+            return Err(GeometryError::Frame { height, width });
+        }
+        if grids.is_empty() {
+            return Err(GeometryError::NoGrid);
+        }
+        if let Some((i, &(top, left))) = grids
+            .iter()
+            .enumerate()
+            .find(|(_, &(t, l))| t + n > height || l + n > width)
+        {
+            return Err(GeometryError::GridOutside {
+                grid: i + 1,
+                top,
+                left,
+                height,
+                width,
+            });
+        }
+        Ok(Self::build_combined(Layout::Combined {
+            rows,
+            cols,
+            height,
+            width,
+            grids,
+        }))
+    }
+
+    /// Samurai: five 9x9 grids in a 21x21 frame ([`SAMURAI_GRIDS`]).
+    pub fn samurai() -> Self {
+        Self::combined(3, 3, 21, 21, SAMURAI_GRIDS.to_vec()).expect("the samurai layout fits")
+    }
+
+    /// The same geometry with the two diagonal houses added (X-sudoku) or removed. A combined
+    /// layout has no diagonals: it is returned unchanged (readers refuse the combination).
     pub fn with_diagonals(&self, diagonals: bool) -> Self {
-        let mut g = Self::build(self.n, self.layout.clone(), self.region_of.clone());
+        if self.is_combined() {
+            return self.clone();
+        }
+        self.rebuilt(diagonals, self.windows)
+            .expect("the windows fitted before")
+    }
+
+    /// The same geometry with the windoku windows added or removed (see the module doc).
+    /// Fails on a combined layout and where no window fits (boxes under 2x2).
+    pub fn with_windows(&self, windows: bool) -> Result<Self, GeometryError> {
+        if windows && self.is_combined() {
+            return Err(GeometryError::Windows { n: self.n });
+        }
+        self.rebuilt(self.diagonals, windows)
+    }
+
+    fn rebuilt(&self, diagonals: bool, windows: bool) -> Result<Self, GeometryError> {
+        let mut g = match self.layout {
+            Layout::Combined { .. } => return Ok(self.clone()),
+            _ => Self::build(self.n, self.layout.clone(), self.region_of.clone()),
+        };
         if diagonals {
             g.add_diagonals();
         }
-        g
+        if windows {
+            g.add_windows()?;
+        }
+        Ok(g)
     }
 
     fn build(n: usize, layout: Layout, region_of: Vec<u16>) -> Self {
@@ -180,10 +319,26 @@ impl Geometry {
             });
             houses.extend(cells);
         }
+        Self::assemble(n, (n, n), Vec::new(), layout, (houses, kinds), region_of)
+    }
+
+    /// The geometry of these parts, its cell index built (no diagonals, no windows).
+    fn assemble(
+        n: usize,
+        (height, width): (usize, usize),
+        void: Vec<bool>,
+        layout: Layout,
+        (houses, kinds): (Vec<u32>, Vec<HouseKind>),
+        region_of: Vec<u16>,
+    ) -> Self {
         let mut g = Geometry {
             n,
+            height,
+            width,
+            void,
             layout,
             diagonals: false,
+            windows: false,
             houses,
             kinds,
             cell_houses: Vec::new(),
@@ -192,6 +347,69 @@ impl Geometry {
         };
         g.index_cells();
         g
+    }
+
+    fn build_combined(layout: Layout) -> Self {
+        let Layout::Combined {
+            rows,
+            cols,
+            height,
+            width,
+            ref grids,
+        } = layout
+        else {
+            unreachable!("a combined layout")
+        };
+        let n = rows * cols;
+        let mut houses: Vec<u32> = Vec::new();
+        let mut kinds = Vec::new();
+        let mut seen: std::collections::HashSet<Vec<u32>> = std::collections::HashSet::new();
+        let mut void = vec![true; height * width];
+        let mut region_of = vec![u16::MAX; height * width];
+        let mut boxes = 0u16;
+        let cell =
+            |top: usize, left: usize, r: usize, c: usize| ((top + r) * width + left + c) as u32;
+        for (g, &(top, left)) in grids.iter().enumerate() {
+            let mut add = |kind: HouseKind, mut cells: Vec<u32>| -> bool {
+                cells.sort_unstable();
+                if !seen.insert(cells.clone()) {
+                    return false;
+                }
+                kinds.push(kind);
+                houses.extend(cells);
+                true
+            };
+            for r in 0..n {
+                add(
+                    HouseKind::GridRow { grid: g, row: r },
+                    (0..n).map(|c| cell(top, left, r, c)).collect(),
+                );
+            }
+            for c in 0..n {
+                add(
+                    HouseKind::GridColumn { grid: g, col: c },
+                    (0..n).map(|r| cell(top, left, r, c)).collect(),
+                );
+            }
+            for b in 0..n {
+                let (r0, c0) = ((b / (n / cols)) * rows, (b % (n / cols)) * cols);
+                let cells: Vec<u32> = (0..n)
+                    .map(|i| cell(top, left, r0 + i / cols, c0 + i % cols))
+                    .collect();
+                if add(HouseKind::GridBox { grid: g, b }, cells.clone()) {
+                    for &c in &cells {
+                        region_of[c as usize] = boxes;
+                    }
+                    boxes += 1;
+                }
+            }
+            for r in 0..n {
+                for c in 0..n {
+                    void[cell(top, left, r, c) as usize] = false;
+                }
+            }
+        }
+        Self::assemble(n, (height, width), void, layout, (houses, kinds), region_of)
     }
 
     fn add_diagonals(&mut self) {
@@ -205,8 +423,35 @@ impl Geometry {
         self.index_cells();
     }
 
+    fn add_windows(&mut self) -> Result<(), GeometryError> {
+        let n = self.n;
+        let (rows, cols) = self.box_shape().unwrap_or_else(|| default_box(n));
+        let starts = |size: usize| -> Vec<usize> {
+            (0..)
+                .map(|i| 1 + i * (size + 1))
+                .take_while(|&t| t + size <= n)
+                .collect()
+        };
+        let (tops, lefts) = (starts(rows), starts(cols));
+        if rows < 2 || cols < 2 || tops.is_empty() || lefts.is_empty() {
+            return Err(GeometryError::Windows { n });
+        }
+        let mut w = 0;
+        for &top in &tops {
+            for &left in &lefts {
+                self.kinds.push(HouseKind::Window(w));
+                w += 1;
+                self.houses
+                    .extend((0..n).map(|i| ((top + i / cols) * n + left + i % cols) as u32));
+            }
+        }
+        self.windows = true;
+        self.index_cells();
+        Ok(())
+    }
+
     fn index_cells(&mut self) {
-        let cells = self.n * self.n;
+        let cells = self.cells();
         let mut count = vec![0u32; cells + 1];
         for &c in &self.houses {
             count[c as usize + 1] += 1;
@@ -226,16 +471,57 @@ impl Geometry {
         self.cell_house_start = count;
     }
 
-    /// Side `N`: the grid is `N x N` and digits are `1..=N`.
+    /// Side `N` of a grid: digits are `1..=N` and every house has `N` cells. The frame is
+    /// `N x N` unless the layout is combined ([`Geometry::height`], [`Geometry::width`]).
     #[inline]
     pub fn n(&self) -> usize {
         self.n
     }
 
-    /// Number of cells, `N * N`.
+    /// Number of cells of the frame, `height * width` (`N * N` for a single grid), void
+    /// cells included.
     #[inline]
     pub fn cells(&self) -> usize {
-        self.n * self.n
+        self.height * self.width
+    }
+
+    /// Rows of the frame (`N` for a single grid).
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Columns of the frame (`N` for a single grid).
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Whether the layout places several grids in a frame ([`Layout::Combined`]).
+    pub fn is_combined(&self) -> bool {
+        matches!(self.layout, Layout::Combined { .. })
+    }
+
+    /// Whether `cell` belongs to no grid (combined layouts only).
+    #[inline]
+    pub fn is_void(&self, cell: usize) -> bool {
+        self.void.get(cell).copied().unwrap_or(false)
+    }
+
+    /// Number of void cells.
+    pub fn void_cells(&self) -> usize {
+        self.void.iter().filter(|&&v| v).count()
+    }
+
+    /// Whether the houses are more than the rows, columns and boxes or regions of one grid
+    /// and its diagonals: windows or a combined layout. Engines written for those alone
+    /// answer `unsupported` on such geometries.
+    pub fn has_extra_houses(&self) -> bool {
+        self.windows || self.is_combined()
+    }
+
+    pub fn has_windows(&self) -> bool {
+        self.windows
     }
 
     pub fn layout(&self) -> &Layout {
@@ -246,8 +532,21 @@ impl Geometry {
     pub fn box_shape(&self) -> Option<(usize, usize)> {
         match self.layout {
             Layout::Boxes { rows, cols } => Some((rows, cols)),
-            Layout::Regions(_) => None,
+            Layout::Regions(_) | Layout::Combined { .. } => None,
         }
+    }
+
+    /// Box shape `(rows, cols)` of every grid of a combined layout.
+    pub fn grid_box_shape(&self) -> Option<(usize, usize)> {
+        match self.layout {
+            Layout::Combined { rows, cols, .. } => Some((rows, cols)),
+            _ => None,
+        }
+    }
+
+    /// Whether this is the samurai layout (five 9x9 grids, [`SAMURAI_GRIDS`]).
+    pub fn is_samurai(&self) -> bool {
+        matches!(&self.layout, Layout::Combined { rows: 3, cols: 3, height: 21, width: 21, grids } if grids[..] == SAMURAI_GRIDS[..])
     }
 
     pub fn is_jigsaw(&self) -> bool {
@@ -258,17 +557,41 @@ impl Geometry {
         self.diagonals
     }
 
-    /// Short name of the variant: `classic`, `jigsaw`, `x` or `jigsaw-x`.
-    pub fn variant(&self) -> &'static str {
-        match (self.is_jigsaw(), self.diagonals) {
-            (false, false) => "classic",
-            (true, false) => "jigsaw",
-            (false, true) => "x",
-            (true, true) => "jigsaw-x",
+    /// Short name of the variant: `classic`, `jigsaw`, `x`, `jigsaw-x`, `windoku`,
+    /// `windoku-x`, `jigsaw-windoku`, ..., `samurai` or `combined`.
+    pub fn variant(&self) -> String {
+        self.variant_with(false)
+    }
+
+    /// The variant's name, with `killer` in it when `cages` (see [`crate::puzzle::Puzzle::variant`]).
+    pub(crate) fn variant_with(&self, cages: bool) -> String {
+        let mut parts: Vec<&str> = Vec::new();
+        if self.is_samurai() {
+            parts.push("samurai");
+        } else if self.is_combined() {
+            parts.push("combined");
+        }
+        if self.is_jigsaw() {
+            parts.push("jigsaw");
+        }
+        if cages {
+            parts.push("killer");
+        }
+        if self.windows {
+            parts.push("windoku");
+        }
+        if self.diagonals {
+            parts.push("x");
+        }
+        if parts.is_empty() {
+            "classic".to_string()
+        } else {
+            parts.join("-")
         }
     }
 
-    /// Number of houses: `3N`, plus 2 with diagonals.
+    /// Number of houses: `3N`, plus 2 with diagonals, plus the windows; for a combined
+    /// layout, those of its grids (shared boxes once).
     #[inline]
     pub fn house_count(&self) -> usize {
         self.kinds.len()
@@ -310,14 +633,16 @@ impl Geometry {
         &self.region_of
     }
 
+    /// Row of `cell` in the frame.
     #[inline]
     pub fn row_of(&self, cell: usize) -> usize {
-        cell / self.n
+        cell / self.width
     }
 
+    /// Column of `cell` in the frame.
     #[inline]
     pub fn col_of(&self, cell: usize) -> usize {
-        cell % self.n
+        cell % self.width
     }
 
     /// Whether `cell` is on the main diagonal / anti-diagonal *and* this geometry has them.
@@ -329,8 +654,12 @@ impl Geometry {
         self.diagonals && self.row_of(cell) + self.col_of(cell) == self.n - 1
     }
 
-    /// First region (0-based) whose cells are not 4-connected, if any.
+    /// First region (0-based) whose cells are not 4-connected, if any (jigsaw layouts; boxes
+    /// are always connected).
     pub fn disconnected_region(&self) -> Option<usize> {
+        if !self.is_jigsaw() {
+            return None;
+        }
         let n = self.n;
         let mut seen = vec![false; n * n];
         let mut done = vec![false; n];
@@ -372,22 +701,33 @@ impl Geometry {
         None
     }
 
-    /// Checks a complete grid (`N*N` digits in `1..=N`) against every house.
+    /// Checks a complete grid (a digit in `1..=N` in every cell of the frame, `0` in every
+    /// void cell) against every house.
     pub fn check_grid(&self, grid: &[u16]) -> Result<(), GridError> {
-        let n = self.n;
-        if grid.len() != n * n {
+        if grid.len() != self.cells() {
             return Err(GridError::Length {
-                expected: n * n,
+                expected: self.cells(),
                 got: grid.len(),
             });
         }
-        if let Some(cell) = grid.iter().position(|&d| d == 0 || d as usize > n) {
-            return Err(GridError::Digit {
-                cell,
-                digit: grid[cell],
-            });
+        if let Some(e) = self.misplaced_digit(grid, false) {
+            return Err(e);
         }
         self.first_clash(grid).map_or(Ok(()), Err)
+    }
+
+    /// The first cell whose digit does not fit: a digit above `N`, a digit in a void cell,
+    /// or (unless `empty_allowed`) an empty cell outside the void.
+    pub fn misplaced_digit(&self, grid: &[u16], empty_allowed: bool) -> Option<GridError> {
+        grid.iter().enumerate().find_map(|(cell, &digit)| {
+            if self.is_void(cell) {
+                (digit != 0).then_some(GridError::Void { cell, digit })
+            } else if digit as usize > self.n || (digit == 0 && !empty_allowed) {
+                Some(GridError::Digit { cell, digit })
+            } else {
+                None
+            }
+        })
     }
 
     /// First house holding some digit twice (empty cells ignored), as a [`GridError::Clash`].
@@ -441,6 +781,8 @@ pub enum GridError {
     Digit { cell: usize, digit: u16 },
     #[error("{house} holds {digit} twice")]
     Clash { house: HouseKind, digit: u16 },
+    #[error("cell {cell} is void (in no grid) but holds {digit}")]
+    Void { cell: usize, digit: u16 },
     #[error("cell {cell} was given as {given} but holds {got}")]
     Given { cell: usize, given: u16, got: u16 },
     #[error("cage {cage} {}", match how {

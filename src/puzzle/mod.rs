@@ -15,11 +15,13 @@ pub use format::{
 pub(crate) use geometry::jigsaw6_for_tests;
 pub use geometry::{
     default_box, parse_box, Geometry, GeometryError, GridError, HouseKind, Layout, MAX_SIDE,
+    SAMURAI_GRIDS,
 };
 
 use std::sync::Arc;
 
-/// A grid of `N*N` digits, row-major, `0` for an empty cell.
+/// The digits of a frame's cells, row-major (`N*N` for a single grid), `0` for an empty or
+/// void cell.
 pub type Grid = Vec<u16>;
 
 /// A puzzle: a shared geometry, its givens (`0` = empty) and its cages (killer sudoku; none
@@ -36,20 +38,16 @@ pub struct Puzzle {
 
 impl Puzzle {
     /// A puzzle with these givens. Fails only when the givens do not fit the geometry (wrong
-    /// length, a digit above `N`).
+    /// length, a digit above `N`, a digit in a void cell).
     pub fn new(geometry: Arc<Geometry>, givens: Grid) -> Result<Self, GridError> {
-        let n = geometry.n();
-        if givens.len() != n * n {
+        if givens.len() != geometry.cells() {
             return Err(GridError::Length {
-                expected: n * n,
+                expected: geometry.cells(),
                 got: givens.len(),
             });
         }
-        if let Some(cell) = givens.iter().position(|&d| d as usize > n) {
-            return Err(GridError::Digit {
-                cell,
-                digit: givens[cell],
-            });
+        if let Some(e) = geometry.misplaced_digit(&givens, true) {
+            return Err(e);
         }
         Ok(Puzzle {
             geometry,
@@ -79,18 +77,11 @@ impl Puzzle {
         self.cages.is_some()
     }
 
-    /// Short name of the variant: the geometry's (`classic`, `jigsaw`, `x`, `jigsaw-x`), or
-    /// with cages `killer`, `jigsaw-killer`, `killer-x`, `jigsaw-killer-x`.
-    pub fn variant(&self) -> &'static str {
-        if !self.has_cages() {
-            return self.geometry.variant();
-        }
-        match self.geometry.variant() {
-            "jigsaw" => "jigsaw-killer",
-            "x" => "killer-x",
-            "jigsaw-x" => "jigsaw-killer-x",
-            _ => "killer",
-        }
+    /// Short name of the variant: the geometry's (`classic`, `jigsaw`, `x`, `windoku`,
+    /// `samurai`, ...), with `killer` in it when the puzzle has cages (`killer`, `killer-x`,
+    /// `jigsaw-killer`, ...).
+    pub fn variant(&self) -> String {
+        self.geometry.variant_with(self.has_cages())
     }
 
     /// The grid with no givens.

@@ -188,3 +188,41 @@ pub fn line_puzzle(line: &str) -> Puzzle {
     let n = (digits.len() as f64).sqrt() as usize;
     Puzzle::new(Arc::new(Geometry::square(n).unwrap()), digits).unwrap()
 }
+
+/// A file of the project's `data/` directory.
+pub fn data(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
+}
+
+/// Runs the `sudolab` binary built for the tests.
+pub fn sudolab(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(args)
+        .output()
+        .expect("run sudolab")
+}
+
+/// The published solutions of a puzzlekit JSON set of `data/` (`solution`: a `R C` line,
+/// then rows of tokens; `-`, a void cell, is read as 0), by puzzle id, read independently
+/// of the tool's reader.
+pub fn published_solutions(name: &str) -> std::collections::HashMap<String, Vec<u16>> {
+    let text = std::fs::read_to_string(data(name)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["data"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(id, e)| {
+            let digits = e["solution"]
+                .as_str()
+                .unwrap()
+                .lines()
+                .skip(1)
+                .flat_map(|l| l.split_whitespace().map(|t| t.parse::<u16>().unwrap_or(0)))
+                .collect();
+            (id.clone(), digits)
+        })
+        .collect()
+}

@@ -342,6 +342,8 @@ pub struct ReadOptions {
     pub alphabet: Option<Alphabet>,
     /// Add the two diagonal houses (X-sudoku).
     pub diagonals: bool,
+    /// Add the windoku windows (see [`Geometry::with_windows`]).
+    pub windoku: bool,
 }
 
 /// A puzzle with where it came from.
@@ -721,7 +723,7 @@ pub fn read_str(
         return Err(ctx.error_at_byte(at, ParseErrorKind::NulByte));
     }
     if options.format.is_none() && puzzlekit::looks_like_json(text) {
-        return puzzlekit::read(&ctx, options.diagonals);
+        return puzzlekit::read(&ctx, options);
     }
     let default = Alphabet::default_alphabet();
     let alphabet = options.alphabet.as_ref().unwrap_or(&default);
@@ -745,7 +747,7 @@ pub fn read_str(
                 grid::read(&mut reader, true, None)?
             }
         }
-        Format::Puzzlekit => return puzzlekit::read(&reader.ctx, options.diagonals),
+        Format::Puzzlekit => return puzzlekit::read(&reader.ctx, options),
     }
     if reader.out.is_empty() {
         return Err(reader.ctx.error_at_end(ParseErrorKind::NoPuzzle));
@@ -845,7 +847,7 @@ impl Reader<'_> {
     ) -> Result<(), ParseErrorKind> {
         let geometry = self
             .cache
-            .get(n, layout, self.options.diagonals)
+            .get(n, layout, self.options.diagonals, self.options.windoku)
             .map_err(ParseErrorKind::Geometry)?;
         let puzzle = Puzzle::new(geometry, givens).map_err(ParseErrorKind::Grid)?;
         self.out.push(SourcedPuzzle {
@@ -871,11 +873,13 @@ enum GeometryKey {
         rows: usize,
         cols: usize,
         diagonals: bool,
+        windoku: bool,
     },
     Regions {
         n: usize,
         regions: Vec<u16>,
         diagonals: bool,
+        windoku: bool,
     },
 }
 
@@ -894,6 +898,7 @@ impl GeometryCache {
         n: usize,
         layout: Layout,
         diagonals: bool,
+        windoku: bool,
     ) -> Result<Arc<Geometry>, GeometryError> {
         let key = match layout {
             Layout::Boxes(rows, cols) => GeometryKey::Boxes {
@@ -901,11 +906,13 @@ impl GeometryCache {
                 rows,
                 cols,
                 diagonals,
+                windoku,
             },
             Layout::Regions(regions) => GeometryKey::Regions {
                 n,
                 regions,
                 diagonals,
+                windoku,
             },
         };
         if let Some((k, g)) = &self.last {
@@ -922,11 +929,12 @@ impl GeometryCache {
                         Geometry::jigsaw(*n, regions.clone())?
                     }
                 };
-                let g = Arc::new(if diagonals {
+                let g = if diagonals {
                     base.with_diagonals(true)
                 } else {
                     base
-                });
+                };
+                let g = Arc::new(if windoku { g.with_windows(true)? } else { g });
                 self.map.insert(key.clone(), Arc::clone(&g));
                 g
             }

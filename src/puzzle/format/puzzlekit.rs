@@ -13,10 +13,15 @@
 //! puzzles sit among the others); `--diagonals` ([`super::ReadOptions::diagonals`]) adds them
 //! to every puzzle of the file.
 //!
-//! Other puzzle types (`SamuraiSudoku` among them) are refused by name.
+//! `SamuraiSudoku` problems are read: a line `21 21`, then 21 rows of 21 tokens, a digit for a
+//! given and `-` for an empty cell or a cell outside the five grids ([`Geometry::samurai`]:
+//! the void cells). A digit in a void cell is bad input. `--diagonals` does not apply to
+//! samurai and is refused.
+//!
+//! Other puzzle types are refused by name.
 
 use super::text::Ctx;
-use super::{Format, ParseError, ParseErrorKind, SourcedPuzzle};
+use super::{Format, ParseError, ParseErrorKind, ReadOptions, SourcedPuzzle};
 use crate::puzzle::{default_box, Geometry, OutputFormat, Puzzle, MAX_SIDE};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
@@ -63,8 +68,9 @@ fn in_file_order<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, Entry)>
 /// Reads every puzzle of a puzzlekit JSON text.
 pub(super) fn read(
     ctx: &Ctx<'_>,
-    diagonals: bool,
+    options: &ReadOptions,
 ) -> Result<(Format, Vec<SourcedPuzzle>), ParseError> {
+    let diagonals = options.diagonals;
     let dataset: Dataset = serde_json::from_str(ctx.text).map_err(|e| {
         let kind = ParseErrorKind::Json {
             message: strip_position(&e),
@@ -76,18 +82,30 @@ pub(super) fn read(
             kind,
         }
     })?;
-    if dataset.name != "KillerSudoku" {
-        let at = ctx.text.find("\"name\"").unwrap_or(0);
+    let samurai = match dataset.name.as_str() {
+        "KillerSudoku" => false,
+        "SamuraiSudoku" => true,
+        other => {
+            let at = ctx.text.find("\"name\"").unwrap_or(0);
+            return Err(ctx.error_at_byte(
+                at,
+                ParseErrorKind::Json {
+                    message: format!(
+                        "puzzlekit type `{other}` is not read (KillerSudoku and SamuraiSudoku are)"
+                    ),
+                },
+            ));
+        }
+    };
+    if samurai && (diagonals || options.windoku) {
         return Err(ctx.error_at_byte(
-            at,
+            ctx.text.find("\"name\"").unwrap_or(0),
             ParseErrorKind::Json {
-                message: format!(
-                    "puzzlekit type `{}` is not read (KillerSudoku is)",
-                    dataset.name
-                ),
+                message: "--diagonals and --windoku do not apply to samurai puzzles".to_string(),
             },
         ));
     }
+    let samurai_geometry = Arc::new(Geometry::samurai());
     let mut geometries: HashMap<usize, Arc<Geometry>> = HashMap::new();
     let mut out = Vec::with_capacity(dataset.data.len());
     let mut search_from = 0;
@@ -107,13 +125,30 @@ pub(super) fn read(
                 },
             )
         };
+        let line = ctx.text[..at].bytes().filter(|&b| b == b'\n').count() + 1;
+        if samurai {
+            let givens = samurai_givens(&entry.problem, &samurai_geometry).map_err(&fail)?;
+            let puzzle =
+                Puzzle::new(samurai_geometry.clone(), givens).map_err(|e| fail(e.to_string()))?;
+            out.push(SourcedPuzzle {
+                puzzle,
+                line,
+                name: Some(id),
+                form: OutputFormat::Grid,
+            });
+            continue;
+        }
         let (n, cages) = killer(&entry.problem).map_err(&fail)?;
         let geometry = match geometries.get(&n) {
             Some(g) => g.clone(),
             None => {
                 let (r, c) = default_box(n);
                 let g = Geometry::boxed(n, r, c).map_err(|e| fail(e.to_string()))?;
-                let g = Arc::new(g.with_diagonals(diagonals));
+                let g = g
+                    .with_diagonals(diagonals)
+                    .with_windows(options.windoku)
+                    .map_err(|e| fail(e.to_string()))?;
+                let g = Arc::new(g);
                 geometries.insert(n, g.clone());
                 g
             }
@@ -121,7 +156,6 @@ pub(super) fn read(
         let puzzle = Puzzle::empty(geometry)
             .with_cages(cages)
             .map_err(|e| fail(e.to_string()))?;
-        let line = ctx.text[..at].bytes().filter(|&b| b == b'\n').count() + 1;
         out.push(SourcedPuzzle {
             puzzle,
             line,
@@ -137,6 +171,65 @@ fn strip_position(e: &serde_json::Error) -> String {
     let text = e.to_string();
     let own = format!(" at line {} column {}", e.line(), e.column());
     text.strip_suffix(&own).unwrap_or(&text).to_string()
+}
+
+/// The givens of a samurai `problem` on geometry `g` (its frame `H x W`): `H W`, then `H` rows
+/// of `W` tokens, a digit or `-`.
+fn samurai_givens(problem: &str, g: &Geometry) -> Result<Vec<u16>, String> {
+    let (h, w) = (g.height(), g.width());
+    let mut lines = problem.lines().filter(|l| !l.trim().is_empty());
+    let size = lines.next().ok_or("the problem is empty")?;
+    if size.split_whitespace().collect::<Vec<_>>() != [h.to_string(), w.to_string()] {
+        return Err(format!(
+            "problem line 1: expected the samurai frame `{h} {w}`, found {size:?}"
+        ));
+    }
+    let mut givens = Vec::with_capacity(h * w);
+    for r in 0..h {
+        let line = lines
+            .next()
+            .ok_or_else(|| format!("problem line {}: missing row {}", r + 2, r + 1))?;
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.len() != w {
+            return Err(format!(
+                "problem line {}: row {} has {} tokens, expected {w}",
+                r + 2,
+                r + 1,
+                tokens.len()
+            ));
+        }
+        for (c, token) in tokens.into_iter().enumerate() {
+            let d = match token {
+                "-" => 0,
+                t => match t.parse::<u16>() {
+                    Ok(d) if (1..=g.n() as u16).contains(&d) => d,
+                    _ => {
+                        return Err(format!(
+                            "problem row {}, column {}: expected a digit 1-{} or `-`, found {t:?}",
+                            r + 1,
+                            c + 1,
+                            g.n()
+                        ))
+                    }
+                },
+            };
+            if d != 0 && g.is_void(r * w + c) {
+                return Err(format!(
+                    "problem row {}, column {}: digit {d} in a void cell (outside the five grids)",
+                    r + 1,
+                    c + 1
+                ));
+            }
+            givens.push(d);
+        }
+    }
+    if let Some(extra) = lines.next() {
+        return Err(format!(
+            "problem line {}: unexpected text after the grid: {extra:?}",
+            h + 2
+        ));
+    }
+    Ok(givens)
 }
 
 /// The side and the cages (cells, sum) of a killer `problem`.
@@ -249,7 +342,7 @@ mod tests {
                 file: "k.json",
                 text,
             },
-            false,
+            &ReadOptions::default(),
         )
         .map(|(_, p)| p)
     }
@@ -289,9 +382,12 @@ mod tests {
         let short = ONE.replace("\\n6 3 5 5", "");
         let e = read_text(&short).unwrap_err().to_string();
         assert!(e.contains("missing cage id row 4"), "{e}");
-        let samurai = ONE.replace("KillerSudoku", "SamuraiSudoku");
-        let e = read_text(&samurai).unwrap_err().to_string();
-        assert!(e.contains("SamuraiSudoku"), "{e}");
+        let kakuro = ONE.replace("KillerSudoku", "Kakuro");
+        let e = read_text(&kakuro).unwrap_err().to_string();
+        assert!(
+            e.contains("Kakuro") && e.contains("SamuraiSudoku are"),
+            "{e}"
+        );
         let broken = &ONE[..40];
         let e = read_text(broken).unwrap_err();
         assert_eq!(e.line, 2);

@@ -1273,6 +1273,7 @@ fn all_options() -> impl Strategy<Value = ReadOptions> {
             box_shape,
             alphabet,
             diagonals,
+            windoku: false,
         })
 }
 

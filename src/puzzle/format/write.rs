@@ -40,6 +40,9 @@ pub fn write_grid(
         Some(a) => a,
         None => default_alphabet(),
     };
+    if geometry.is_combined() {
+        return write_frame(grid, geometry, format, alphabet);
+    }
     let n = geometry.n().max(1);
     // (The largest digit, rather than `all`, so that the scan vectorises.)
     let symbolic = grid.iter().copied().max().unwrap_or(0) as usize <= alphabet.len();
@@ -69,6 +72,40 @@ pub fn write_grid(
         }
         _ => numbers(grid, n),
     }
+}
+
+/// A grid of a combined layout (samurai): the frame's `H x W` cells row-major, `-` for a void
+/// cell, `.` for an empty one. [`OutputFormat::Line`]: one line of `H * W` symbols;
+/// [`OutputFormat::Grid`]: `H` rows of `W`. Digits without a symbol in `alphabet` are written
+/// as decimal numbers separated by spaces, in both forms.
+fn write_frame(
+    grid: &[u16],
+    geometry: &Geometry,
+    format: OutputFormat,
+    alphabet: &Alphabet,
+) -> String {
+    let symbolic = grid.iter().all(|&d| d == 0 || alphabet.symbol(d).is_some());
+    let width = geometry.width().max(1);
+    let mut s = String::with_capacity(grid.len() * if symbolic { 1 } else { 3 });
+    for (i, &d) in grid.iter().enumerate() {
+        if i > 0 {
+            if format == OutputFormat::Grid && i % width == 0 {
+                s.push('\n');
+            } else if !symbolic {
+                s.push(' ');
+            }
+        }
+        if geometry.is_void(i) {
+            s.push('-');
+        } else if d == 0 {
+            s.push('.');
+        } else if symbolic {
+            s.push(alphabet.symbol(d).expect("symbolic"));
+        } else {
+            let _ = write!(s, "{d}");
+        }
+    }
+    s
 }
 
 /// The default alphabet, built once per process (for [`write_grid`]): building it costs
@@ -125,7 +162,15 @@ pub fn push_default_line(out: &mut Vec<u8>, grid: &[u16], geometry: &Geometry) -
         }
         filled += given as usize;
     }
+    let start = out.len();
     out.extend(grid.iter().map(|&d| default_line_byte(d)));
+    if geometry.is_combined() {
+        for (cell, byte) in out[start..].iter_mut().enumerate() {
+            if geometry.is_void(cell) {
+                *byte = b'-';
+            }
+        }
+    }
     Some(filled)
 }
 

@@ -1,0 +1,195 @@
+//! Samurai (five 9x9 grids in a 21x21 frame, void cells) and windoku (four extra windows):
+//! the janko.at samurai set of `data/variants/samurai-janko.json` read from puzzlekit JSON and
+//! answered with each published solution, bad samurai input reported with its place, and the
+//! engines that do not take these layouts answering `unsupported`.
+
+mod common;
+
+use common::{data, sudolab};
+use std::sync::Arc;
+use sudolab::engines::{make, run as run_engine, EngineOptions, Limits, Status};
+use sudolab::puzzle::{read_file, read_str, Geometry, HouseKind, Puzzle, ReadOptions};
+
+/// The published solutions, by puzzle id (void cells 0).
+fn published() -> std::collections::HashMap<String, Vec<u16>> {
+    let all = common::published_solutions("variants/samurai-janko.json");
+    assert!(all.values().all(|s| s.len() == 441));
+    all
+}
+
+/// Engines that answer samurai puzzles (`engines::run` checks every solution against the
+/// houses and the givens).
+const SAMURAI_ENGINES: &[&str] = &["dlx"];
+
+#[test]
+fn samurai_geometry_has_shared_boxes_and_void_cells() {
+    let g = Geometry::samurai();
+    assert_eq!((g.height(), g.width(), g.n(), g.cells()), (21, 21, 9, 441));
+    // 5 grids x 27 houses, the 4 shared boxes once.
+    assert_eq!(g.house_count(), 5 * 27 - 4);
+    assert_eq!(g.void_cells(), 441 - (5 * 81 - 4 * 9));
+    // Row 9 (0-based) lies in the centre grid only, columns 6..15; column 0 there is void.
+    assert!(g.is_void(9 * 21) && !g.is_void(9 * 21 + 6));
+    // A cell of a shared box: two rows, two columns, one box.
+    let shared = 6 * 21 + 6;
+    assert_eq!(g.houses_of(shared).len(), 5);
+    let boxes = g
+        .houses_of(shared)
+        .iter()
+        .filter(|&&h| matches!(g.house_kind(h as usize), HouseKind::GridBox { .. }))
+        .count();
+    assert_eq!(boxes, 1);
+    assert!(g.houses_of(0).len() == 3 && g.houses_of(9 * 21).is_empty());
+    assert_eq!(g.variant(), "samurai");
+}
+
+#[test]
+fn samurai_engines_give_the_published_solutions() {
+    let solutions = published();
+    let puzzles = read_file(
+        &data("variants/samurai-janko.json"),
+        &ReadOptions::default(),
+    )
+    .unwrap()
+    .1;
+    assert_eq!(puzzles.len(), 62);
+    for name in SAMURAI_ENGINES {
+        for p in &puzzles {
+            let id = p.name.clone().unwrap();
+            assert_eq!(p.puzzle.variant(), "samurai");
+            let mut engine = make(name, &EngineOptions::new()).unwrap();
+            let o = run_engine(engine.as_mut(), &p.puzzle, &Limits::solutions(2));
+            assert_eq!(o.status, Status::Unique, "{name} {id}");
+            assert_eq!(o.solutions[0], solutions[&id], "{name} {id}");
+        }
+    }
+}
+
+#[test]
+fn engines_without_the_layout_refuse_it() {
+    let p = &read_file(
+        &data("variants/samurai-janko.json"),
+        &ReadOptions::default(),
+    )
+    .unwrap()
+    .1[0];
+    for name in ["fast", "bitmask"] {
+        let mut engine = make(name, &EngineOptions::new()).unwrap();
+        let o = run_engine(engine.as_mut(), &p.puzzle, &Limits::solutions(2));
+        assert_eq!(o.status, Status::Unsupported, "{name}");
+    }
+    // A solution with a digit in a void cell is caught by the check.
+    let mut grid = published()[p.name.as_ref().unwrap()].clone();
+    p.puzzle.check_solution(&grid).unwrap();
+    grid[9 * 21] = 1;
+    let e = p.puzzle.check_solution(&grid).unwrap_err().to_string();
+    assert!(e.contains("void"), "{e}");
+}
+
+#[test]
+fn a_digit_in_a_void_cell_is_bad_input() {
+    let text = std::fs::read_to_string(data("variants/samurai-janko.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let (id, first) = json["data"].as_object().unwrap().iter().next().unwrap();
+    let problem = first["problem"].as_str().unwrap();
+    // Row 10 (1-based) starts with six void cells.
+    let mut lines: Vec<String> = problem.lines().map(str::to_string).collect();
+    assert!(lines[10].starts_with("- "));
+    lines[10].replace_range(0..1, "5");
+    let bad = text.replacen(
+        &serde_json::to_string(problem).unwrap(),
+        &serde_json::to_string(&lines.join("\n")).unwrap(),
+        1,
+    );
+    assert_ne!(bad, text);
+    let e = read_str(&bad, "s.json", &ReadOptions::default()).unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.starts_with("s.json:"), "{msg}");
+    assert!(
+        msg.contains(id.as_str()) && msg.contains("row 10, column 1") && msg.contains("void"),
+        "{msg}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.json");
+    std::fs::write(&file, &bad).unwrap();
+    let o = sudolab(&["solve", file.to_str().unwrap(), "--engine", "dlx"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("void"));
+}
+
+#[test]
+fn solve_marks_void_cells_in_the_solution_column() {
+    let set = data("variants/samurai-janko.json");
+    let o = sudolab(&["solve", set.to_str().unwrap(), "--engine", "dlx", "--csv"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let mut rows = csv::Reader::from_reader(out.as_bytes());
+    let header = rows.headers().unwrap().clone();
+    let col = header.iter().position(|h| h == "solution").unwrap();
+    let solutions = published();
+    let names = header.iter().position(|h| h == "name").unwrap();
+    let mut n = 0;
+    for row in rows.records() {
+        let row = row.unwrap();
+        let expected: String = solutions[&row[names]]
+            .iter()
+            .map(|&d| {
+                if d == 0 {
+                    '-'
+                } else {
+                    (b'0' + d as u8) as char
+                }
+            })
+            .collect();
+        assert_eq!(&row[col], expected);
+        n += 1;
+    }
+    assert_eq!(n, 62);
+}
+
+/// A windoku: the four windows are houses, a full grid keeps them, and a puzzle cut from it
+/// while dlx proves it unique has that grid as its only solution.
+#[test]
+fn windoku_windows_are_houses() {
+    let g = Geometry::square(9).unwrap().with_windows(true).unwrap();
+    assert_eq!(g.house_count(), 31);
+    assert_eq!(g.variant(), "windoku");
+    let windows: Vec<&[u32]> = (27..31).map(|h| g.house(h)).collect();
+    assert_eq!(windows[0], &[10, 11, 12, 19, 20, 21, 28, 29, 30]);
+    assert_eq!(windows[3][0], 5 * 9 + 5);
+    let g = Arc::new(g);
+    let mut dlx = make("dlx", &EngineOptions::new()).unwrap();
+    let o = run_engine(
+        dlx.as_mut(),
+        &Puzzle::empty(g.clone()),
+        &Limits::solutions(1),
+    );
+    assert_eq!(o.status, Status::Solved);
+    let full = o.solutions[0].clone();
+    g.check_grid(&full).unwrap();
+    // Without the windows the grid is a plain sudoku; a plain one breaks some window.
+    let mut givens = full.clone();
+    for cell in 0..81 {
+        let keep = givens[cell];
+        givens[cell] = 0;
+        let p = Puzzle::new(g.clone(), givens.clone()).unwrap();
+        let o = run_engine(dlx.as_mut(), &p, &Limits::solutions(2));
+        if o.status != Status::Unique {
+            givens[cell] = keep;
+        }
+    }
+    let p = Puzzle::new(g.clone(), givens).unwrap();
+    let o = run_engine(dlx.as_mut(), &p, &Limits::solutions(2));
+    assert_eq!(o.status, Status::Unique);
+    assert_eq!(o.solutions[0], full);
+    assert!(p.clues() < 30, "{}", p.clues());
+    // The same givens without the windows have more than one solution: the windows matter.
+    let plain = Puzzle::new(Arc::new(Geometry::square(9).unwrap()), p.givens().to_vec()).unwrap();
+    let o = run_engine(dlx.as_mut(), &plain, &Limits::solutions(2));
+    assert_eq!(o.status, Status::Multiple);
+    for name in ["fast", "bitmask"] {
+        let mut engine = make(name, &EngineOptions::new()).unwrap();
+        let o = run_engine(engine.as_mut(), &p, &Limits::solutions(2));
+        assert_eq!(o.status, Status::Unsupported, "{name}");
+    }
+}
