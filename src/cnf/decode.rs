@@ -1,6 +1,6 @@
 //! From a model back to a grid, and the checks that make the grid trustworthy: the model
 //! satisfies every clause (and assumption), every cell gets exactly one digit, and the grid is
-//! a solution of the puzzle under the houses.
+//! a solution of the puzzle under the houses (and the cages, for a killer).
 //!
 //! Why every cell of a model has exactly one true digit, even with the `minimal` encoding
 //! (which has no "at most one digit per cell" clause): the rows are houses of every geometry,
@@ -97,7 +97,8 @@ pub fn decode(info: &CnfInfo, model: &Model) -> Result<Grid, DecodeError> {
 
 /// Everything at once for a DIMACS file written by sudolab and a model from any solver:
 /// rebuilds the puzzle from the comments, checks that the model satisfies every clause and
-/// every assumption, decodes, and checks the grid against the houses and the givens.
+/// every assumption, decodes, and checks the grid against the houses, the givens and the
+/// cages (from the `c cage` comments).
 pub fn decode_checked(dimacs: &Dimacs, model: &Model) -> Result<Grid, DecodeError> {
     let header = parse_header(&dimacs.comments).map_err(DecodeError::Header)?;
     check_model(&dimacs.clauses, model)?;
@@ -106,7 +107,8 @@ pub fn decode_checked(dimacs: &Dimacs, model: &Model) -> Result<Grid, DecodeErro
     }
     let grid = decode(&header.info, model)?;
     let puzzle = Puzzle::new(header.info.geometry.clone(), header.info.givens.clone())
-        .map_err(DecodeError::Grid)?;
+        .map_err(DecodeError::Grid)?
+        .with_cage_set(header.info.cages.clone());
     puzzle.check_solution(&grid)?;
     Ok(grid)
 }

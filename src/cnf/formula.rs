@@ -12,7 +12,7 @@
 //! - reduced: the same over the candidates that naked and hidden singles leave.
 
 use super::options::CnfOptions;
-use crate::puzzle::{Geometry, Grid};
+use crate::puzzle::{CageSet, Geometry, Grid};
 use std::sync::Arc;
 
 /// Variables, clauses and literal occurrences of a formula.
@@ -207,6 +207,8 @@ pub struct CnfInfo {
     /// The cells decided before encoding: the givens, plus with `reduced` what propagation
     /// placed. A model decodes to these plus its variables' digits.
     pub fixed: Grid,
+    /// The killer cages the formula states (`None`: houses and givens only).
+    pub cages: Option<Arc<CageSet>>,
     pub options: CnfOptions,
     pub map: VarMap,
 }

@@ -75,6 +75,17 @@ impl Puzzle {
         self.cages.as_deref()
     }
 
+    /// The cage set, shared (a formula's meaning keeps it, [`crate::cnf::CnfInfo`]).
+    pub fn shared_cages(&self) -> Option<&Arc<CageSet>> {
+        self.cages.as_ref()
+    }
+
+    /// The same puzzle with a cage set already checked for this side (`None`: no cages).
+    pub fn with_cage_set(mut self, cages: Option<Arc<CageSet>>) -> Self {
+        self.cages = cages.filter(|c| !c.is_empty());
+        self
+    }
+
     pub fn has_cages(&self) -> bool {
         self.cages.is_some()
     }
