@@ -1,6 +1,6 @@
 //! Killer sudoku (cages): the janko.at set of `data/variants/killer-janko.json` read from
 //! puzzlekit JSON, answered by `backtrack` with each published solution, refused by the
-//! engines and reductions that do not enforce cages, and bad cages reported with their place.
+//! engines and reductions that do not enforce cages (`sat` does: tests/killer_sat.rs), and bad cages reported with their place.
 
 mod common;
 
@@ -92,7 +92,7 @@ fn killer_x_needs_the_diagonals() {
 #[test]
 fn other_engines_refuse_cages() {
     let p = &killers(&ReadOptions::default())[0];
-    for name in ["sat", "human", "bitmask", "bnb", "binary", "fast"] {
+    for name in ["human", "bitmask", "bnb", "binary", "fast"] {
         let mut engine = make(name, &EngineOptions::new()).unwrap();
         let o = run_engine(engine.as_mut(), &p.puzzle, &Limits::solutions(2));
         assert_eq!(o.status, Status::Unsupported, "{name}");
@@ -107,8 +107,9 @@ fn other_engines_refuse_cages() {
     assert!(e.starts_with("cage "), "{e}");
 }
 
-/// Bad cages are refused with the file, the puzzle's line and its id; the reductions and
-/// `certify` refuse killers rather than drop the cages.
+/// Bad cages are refused with the file, the puzzle's line and its id; the dlx1 exact cover
+/// and `certify` refuse killers rather than drop the cages (the CNF encodes them:
+/// tests/killer_sat.rs).
 #[test]
 fn bad_killers_and_reductions_are_refused() {
     let text = std::fs::read_to_string(data("variants/killer-janko.json")).unwrap();
@@ -132,7 +133,7 @@ fn bad_killers_and_reductions_are_refused() {
 
     let set = data("variants/killer-janko.json");
     let set = set.to_str().unwrap();
-    let o = sudolab(&["encode", "--to", "cnf", set, "--index", "1"]);
+    let o = sudolab(&["encode", "--to", "dlx", set, "--index", "1"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cages"));
     // The first two puzzles alone, through `solve`.
@@ -153,7 +154,7 @@ fn bad_killers_and_reductions_are_refused() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("1_4x4 4x4 killer: unique"), "{out}");
     assert!(out.contains("2_4x4 4x4 killer: unique"), "{out}");
-    let o = sudolab(&["solve", two.to_str().unwrap(), "--engine", "sat"]);
+    let o = sudolab(&["solve", two.to_str().unwrap(), "--engine", "bitmask"]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("killer: unsupported"), "{out}");
 }

@@ -7,7 +7,7 @@ mod common;
 
 use common::{data, sudolab};
 use std::sync::Arc;
-use sudolab::engines::{make, run as run_engine, EngineOptions, Limits, Status};
+use sudolab::engines::{make, run as run_engine, EngineOptions, EngineSpec, Limits, Status};
 use sudolab::puzzle::{read_file, read_str, Geometry, HouseKind, Puzzle, ReadOptions};
 
 /// The published solutions, by puzzle id (void cells 0).
@@ -19,7 +19,14 @@ fn published() -> std::collections::HashMap<String, Vec<u16>> {
 
 /// Engines that answer samurai puzzles (`engines::run` checks every solution against the
 /// houses and the givens).
-const SAMURAI_ENGINES: &[&str] = &["dlx"];
+const SAMURAI_ENGINES: &[&str] = &[
+    "dlx",
+    "dlx:pre=true",
+    "sat",
+    "sat:encoding=minimal",
+    "sat:encoding=optimized,amo=binary",
+    "sat:encoding=extended,backend=batsat",
+];
 
 #[test]
 fn samurai_geometry_has_shared_boxes_and_void_cells() {
@@ -57,9 +64,10 @@ fn samurai_engines_give_the_published_solutions() {
         for p in &puzzles {
             let id = p.name.clone().unwrap();
             assert_eq!(p.puzzle.variant(), "samurai");
-            let mut engine = make(name, &EngineOptions::new()).unwrap();
+            let spec: EngineSpec = name.parse().unwrap();
+            let mut engine = spec.make().unwrap();
             let o = run_engine(engine.as_mut(), &p.puzzle, &Limits::solutions(2));
-            assert_eq!(o.status, Status::Unique, "{name} {id}");
+            assert_eq!(o.status, Status::Unique, "{name} {id}: {:?}", o.note);
             assert_eq!(o.solutions[0], solutions[&id], "{name} {id}");
         }
     }
@@ -191,5 +199,60 @@ fn windoku_windows_are_houses() {
         let mut engine = make(name, &EngineOptions::new()).unwrap();
         let o = run_engine(engine.as_mut(), &p, &Limits::solutions(2));
         assert_eq!(o.status, Status::Unsupported, "{name}");
+    }
+}
+
+/// `encode --to cnf` of a samurai (a 1 given in each void cell, so every cell of the frame has
+/// a digit in the formula), solved outside the engine, decodes to the published solution with
+/// the void cells empty, through the library and through `decode`.
+#[test]
+fn dimacs_of_a_samurai_round_trips_through_decode() {
+    let solutions = published();
+    let set = data("variants/samurai-janko.json");
+    let dir = tempfile::tempdir().unwrap();
+    let first = read_file(&set, &ReadOptions::default()).unwrap().1[0]
+        .name
+        .clone()
+        .unwrap();
+    for encoding in ["extended", "optimized"] {
+        let cnf = dir.path().join(format!("{encoding}.cnf"));
+        let o = sudolab(&[
+            "encode",
+            "--to",
+            "cnf",
+            set.to_str().unwrap(),
+            "--index",
+            "1",
+            "--encoding",
+            encoding,
+            "-o",
+            cnf.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = std::fs::read_to_string(&cnf).unwrap();
+        assert!(text.contains("c geometry 9 combined 21x21 box 3x3 grids 0,0 0,12 6,6 12,0 12,12"));
+        let d = sudolab::cnf::read_dimacs_str(&text).unwrap();
+        let model = common::solve_dimacs(&text).expect("satisfiable");
+        assert_eq!(
+            sudolab::cnf::decode_checked(&d, &model).unwrap(),
+            solutions[&first]
+        );
+        let model_path = dir.path().join(format!("{encoding}.model"));
+        std::fs::write(&model_path, common::model_file(&model)).unwrap();
+        let o = sudolab(&[
+            "decode",
+            cnf.to_str().unwrap(),
+            model_path.to_str().unwrap(),
+            "--output",
+            "grid",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out = String::from_utf8_lossy(&o.stdout);
+        let rows: Vec<&str> = out.lines().collect();
+        assert_eq!(rows.len(), 21, "{out}");
+        assert!(
+            rows[9].starts_with("------") && rows[9].ends_with("------"),
+            "{out}"
+        );
     }
 }

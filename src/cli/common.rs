@@ -222,6 +222,11 @@ pub struct CnfArgs {
     /// the house list) to a fixpoint, before encoding (and before probing with --probe).
     #[arg(long)]
     pub locked: bool,
+
+    /// Sum encoding of killer cages: combinations, totalizer or bdd (default: the sat
+    /// engine's, docs/engines.md "Killer cages"). No effect on puzzles without cages.
+    #[arg(long, value_name = "S")]
+    pub sum: Option<String>,
 }
 
 impl CnfArgs {
@@ -239,6 +244,11 @@ impl CnfArgs {
             o.givens = g
                 .parse::<GivensMode>()
                 .map_err(|e| anyhow!("--givens: {e}"))?;
+        }
+        if let Some(e) = &self.sum {
+            o.sum = e
+                .parse::<crate::cnf::SumEncoding>()
+                .map_err(|e| anyhow!("--sum: {e}"))?;
         }
         o.dedup = self.dedup;
         o.probe = self.probe;

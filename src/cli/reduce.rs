@@ -4,7 +4,7 @@
 use super::common::{parse_seconds, whole, CnfArgs, InputArgs, OutputArg};
 use crate::cnf::{
     self, decode_checked, read_dimacs, read_model, size_stats, Amo, CnfEncoding, CnfOptions,
-    GivensMode, SolverAnswer,
+    GivensMode, SolverAnswer, SumEncoding,
 };
 use crate::exact_cover::sudoku::cover_size;
 use crate::exact_cover::{
@@ -65,7 +65,7 @@ pub struct EncodeArgs {
 
     /// Write the canonical formula (docs/certify.md: the statement that certificates prove,
     /// independent of every encoding option) instead of an encoding.
-    #[arg(long, conflicts_with_all = ["encoding", "amo", "givens", "dedup", "probe", "locked"])]
+    #[arg(long, conflicts_with_all = ["encoding", "amo", "givens", "dedup", "probe", "locked", "sum"])]
     pub canonical: bool,
 
     /// With --canonical: its form, pairwise or sequential (default: the form certify uses
@@ -79,16 +79,23 @@ pub struct EncodeArgs {
     pub block: Option<String>,
 }
 
-/// Refuses puzzles with cages: the CNF and exact-cover reductions encode houses only.
-fn refuse_cages<'a>(puzzles: impl Iterator<Item = (String, &'a Puzzle)>) -> anyhow::Result<()> {
+/// Refuses puzzles whose rules `what` does not state: cages, windoku windows and combined
+/// layouts (the dlx1 file of the Sudoku exact cover and the canonical formula of
+/// certificates, docs/certify.md, state the houses of one grid and its diagonals).
+fn refuse_cages<'a>(
+    puzzles: impl Iterator<Item = (String, &'a Puzzle)>,
+    what: &str,
+) -> anyhow::Result<()> {
     for (name, p) in puzzles {
         if p.has_cages() {
-            bail!("{name}: a killer puzzle (cages); the CNF and exact-cover reductions encode houses only");
+            bail!(
+                "{name}: a killer puzzle (cages); {what} states houses only (--to cnf encodes cages)"
+            );
         }
         if p.geometry().has_extra_houses() {
             bail!(
-                "{name}: a {} puzzle; the reductions written here encode the houses of one grid \
-                 and its diagonals only (the dlx engine solves it)",
+                "{name}: a {} puzzle; {what} states the houses of one grid and its diagonals \
+                 only (--to cnf encodes it, the dlx engine solves it)",
                 p.variant()
             );
         }
@@ -100,11 +107,18 @@ pub fn encode(args: EncodeArgs) -> anyhow::Result<ExitCode> {
     let files: Vec<String> = args.file.iter().cloned().collect();
     let sets = args.input.load(&files)?;
     let set = &sets[0];
-    refuse_cages(
-        set.puzzles
-            .iter()
-            .map(|sp| (format!("{}:{}", set.source, sp.line), &sp.puzzle)),
-    )?;
+    if args.to == Target::Dlx || args.canonical {
+        refuse_cages(
+            set.puzzles
+                .iter()
+                .map(|sp| (format!("{}:{}", set.source, sp.line), &sp.puzzle)),
+            if args.canonical {
+                "the canonical formula"
+            } else {
+                "the dlx1 exact cover"
+            },
+        )?;
+    }
     let chosen: Vec<(usize, &Puzzle)> = match args.index {
         Some(k) => {
             let sp = set.puzzles.get(k.wrapping_sub(1)).ok_or_else(|| {
@@ -186,7 +200,13 @@ pub fn encode(args: EncodeArgs) -> anyhow::Result<ExitCode> {
                 }
                 c.write_dimacs(&extra, &mut out)?
             }
-            Target::Cnf => cnf::write_dimacs(&cnf::encode(puzzle, &opts), &mut out)?,
+            Target::Cnf => {
+                // A combined layout is encoded with a 1 given in each void cell; decode
+                // takes them back out.
+                let view = puzzle.void_as_given();
+                let puzzle = view.as_ref().unwrap_or(puzzle);
+                cnf::write_dimacs(&cnf::encode(puzzle, &opts), &mut out)?
+            }
             Target::Dlx => write_exact_cover(puzzle, &mut out)?,
         }
         out.flush()?;
@@ -390,9 +410,19 @@ pub struct StatsArgs {
     #[arg(long)]
     pub dedup: bool,
 
+    /// Sum encoding of killer cages in the CNF rows: combinations, totalizer or bdd (no
+    /// effect on puzzles without cages).
+    #[arg(long, value_name = "S", default_value_t = SumEncoding::default(),
+          value_parser = |s: &str| s.parse::<SumEncoding>())]
+    pub sum: SumEncoding,
+
     #[command(flatten)]
     pub input: InputArgs,
 }
+
+/// `stats` leaves the exact-cover columns of a killer empty when its cover would have more
+/// options than this (the dlx engine's bound).
+const KILLER_COVER_MAX_OPTIONS: u64 = 4_000_000;
 
 fn list<T: std::str::FromStr<Err = String> + Clone>(
     s: &str,
@@ -435,7 +465,6 @@ pub fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
             })
             .collect()
     };
-    refuse_cages(puzzles.iter().map(|(name, p)| (name.clone(), p)))?;
     // Without --dedup every count is closed form or linear in the candidates; the duplicate
     // filter has to see every clause, so it is kept to sides where that fits in memory.
     if args.dedup {
@@ -453,8 +482,26 @@ pub fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
     )?;
     for (name, p) in &puzzles {
         // Counted, not built: bounded memory at any side.
-        let (items, options, ones) = cover_size(p);
-        writeln!(out, "{name},exact-cover,,,,,,,{items},{options},{ones}")?;
+        if p.has_cages() || p.geometry().is_combined() {
+            // The killer cover (one option per cage filling, no void cell) is built to be
+            // counted.
+            match crate::exact_cover::killer::KillerCover::for_puzzle(p, KILLER_COVER_MAX_OPTIONS) {
+                Ok(k) => {
+                    let x = k.cover();
+                    writeln!(
+                        out,
+                        "{name},exact-cover,,,,,,,{},{},{}",
+                        x.items(),
+                        x.options(),
+                        x.ones()
+                    )?;
+                }
+                Err(_) => writeln!(out, "{name},exact-cover,,,,,,,,,")?,
+            }
+        } else {
+            let (items, options, ones) = cover_size(p);
+            writeln!(out, "{name},exact-cover,,,,,,,{items},{options},{ones}")?;
+        }
         for &e in &encodings {
             for amo in &amos {
                 let opts = CnfOptions {
@@ -464,8 +511,10 @@ pub fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
                     dedup: args.dedup,
                     probe: false,
                     locked: false,
+                    sum: args.sum,
                 };
-                let s = size_stats(p, &opts);
+                let view = p.void_as_given();
+                let s = size_stats(view.as_ref().unwrap_or(p), &opts);
                 writeln!(
                     out,
                     "{name},cnf,{},{},{},{},{},{},,,",

@@ -141,6 +141,7 @@ impl SolveArgs {
             ("encoding", "--encoding", &cnf.encoding),
             ("amo", "--amo", &cnf.amo),
             ("givens", "--givens", &cnf.givens),
+            ("sum", "--sum", &cnf.sum),
             ("backend", "--backend", &self.backend),
         ] {
             if let Some(v) = value {

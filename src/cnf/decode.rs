@@ -1,6 +1,6 @@
 //! From a model back to a grid, and the checks that make the grid trustworthy: the model
 //! satisfies every clause (and assumption), every cell gets exactly one digit, and the grid is
-//! a solution of the puzzle under the houses.
+//! a solution of the puzzle under the houses (and the cages, for a killer).
 //!
 //! Why every cell of a model has exactly one true digit, even with the `minimal` encoding
 //! (which has no "at most one digit per cell" clause): the rows are houses of every geometry,
@@ -62,10 +62,10 @@ pub fn check_model(clauses: &Clauses, model: &Model) -> Result<(), DecodeError> 
 }
 
 /// The grid of `model`: the cells decided before encoding (the givens; with `reduced` also
-/// what propagation placed), plus for every other cell the digit whose variable is true.
+/// what propagation placed), plus for every other cell the digit whose variable is true;
+/// void cells 0.
 /// Fails if a cell has no true digit or several.
 pub fn decode(info: &CnfInfo, model: &Model) -> Result<Grid, DecodeError> {
-    let n = info.geometry.n();
     let mut grid = info.fixed.clone();
     let mut count = vec![0usize; grid.len()];
     for var in 1..=info.map.primary() {
@@ -86,18 +86,22 @@ pub fn decode(info: &CnfInfo, model: &Model) -> Result<Grid, DecodeError> {
         let ok = if g != 0 { c <= 1 } else { c == 1 };
         if !ok {
             return Err(DecodeError::Cell {
-                row: cell / n + 1,
-                col: cell % n + 1,
+                row: info.geometry.row_of(cell) + 1,
+                col: info.geometry.col_of(cell) + 1,
                 count: c,
             });
         }
     }
+    // A combined layout is encoded with a 1 given in each void cell
+    // (`Puzzle::void_as_given`): the grid holds no digit there.
+    info.geometry.clear_void(&mut grid);
     Ok(grid)
 }
 
 /// Everything at once for a DIMACS file written by sudolab and a model from any solver:
 /// rebuilds the puzzle from the comments, checks that the model satisfies every clause and
-/// every assumption, decodes, and checks the grid against the houses and the givens.
+/// every assumption, decodes, and checks the grid against the houses, the givens and the
+/// cages (from the `c cage` comments).
 pub fn decode_checked(dimacs: &Dimacs, model: &Model) -> Result<Grid, DecodeError> {
     let header = parse_header(&dimacs.comments).map_err(DecodeError::Header)?;
     check_model(&dimacs.clauses, model)?;
@@ -105,8 +109,11 @@ pub fn decode_checked(dimacs: &Dimacs, model: &Model) -> Result<Grid, DecodeErro
         return Err(DecodeError::Assumption(a));
     }
     let grid = decode(&header.info, model)?;
-    let puzzle = Puzzle::new(header.info.geometry.clone(), header.info.givens.clone())
-        .map_err(DecodeError::Grid)?;
+    let mut givens = header.info.givens.clone();
+    header.info.geometry.clear_void(&mut givens);
+    let puzzle = Puzzle::new(header.info.geometry.clone(), givens)
+        .map_err(DecodeError::Grid)?
+        .with_cage_set(header.info.cages.clone());
     puzzle.check_solution(&grid)?;
     Ok(grid)
 }

@@ -38,6 +38,7 @@
 
 use super::amo::{at_most_one, size as amo_size, Amo, ClauseOut};
 use super::backend::{Budget, Interrupt, Teardown};
+use super::cages::{encode_cages, size_cages, TRUE};
 use super::formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
 use super::options::{CnfOptions, Deductions, GivensMode};
 use super::singles::{propagate, SinglesWork, Table};
@@ -391,7 +392,7 @@ fn size_whole_as(g: &Geometry, opts: &CnfOptions, units: u64) -> SizeStats {
         sizes: AmoSizes::new(opts.amo),
         s: SizeStats::default(),
     };
-    t.s.vars = (n * n * n) as u64;
+    t.s.vars = (g.cells() * n) as u64;
     t.cell(n, g.cells() as u64);
     t.house(n, (g.house_count() * n) as u64);
     t.s.clauses += units;
@@ -420,7 +421,10 @@ fn size_prepared(
 ) -> (CnfOptions, SizeStats) {
     let g = puzzle.geometry();
     match prepared {
-        Prepared::Whole => sized(opts, |o| size_whole_as(g, o, units(puzzle, o))),
+        Prepared::Whole => sized(opts, |o| {
+            let s = size_whole_as(g, o, units(puzzle, o));
+            plus(s, cage_size(puzzle, o, &|c, d| whole_lit(g.n(), c, d)))
+        }),
         Prepared::Unsat => (
             *opts,
             SizeStats {
@@ -429,8 +433,56 @@ fn size_prepared(
                 literals: 0,
             },
         ),
-        Prepared::Open => sized(opts, |o| count_open(g, o, scratch)),
+        Prepared::Open => sized(opts, |o| {
+            let s = count_open(g, o, scratch);
+            plus(
+                s,
+                cage_size(puzzle, o, &|c, d| open_lit(scratch, g.n(), c, d)),
+            )
+        }),
     }
+}
+
+/// The sum of two sizes.
+fn plus(a: SizeStats, b: SizeStats) -> SizeStats {
+    SizeStats {
+        vars: a.vars + b.vars,
+        clauses: a.clauses + b.clauses,
+        literals: a.literals + b.literals,
+    }
+}
+
+/// The size of the cages' clauses ([`super::cages`]; nothing without cages).
+fn cage_size(puzzle: &Puzzle, opts: &CnfOptions, lit: &dyn Fn(usize, u16) -> i32) -> SizeStats {
+    if !puzzle.has_cages() {
+        return SizeStats::default();
+    }
+    size_cages(puzzle.geometry(), puzzle.cages(), opts.sum, opts.amo, lit)
+}
+
+/// The literal of (cell, digit) when every pair is a variable: `cell * N + digit`.
+fn whole_lit(n: usize, cell: usize, digit: u16) -> i32 {
+    (cell * n + digit as usize) as i32
+}
+
+/// The literal of (cell, digit) from the candidate table of an eliminating encoding: the
+/// constant [`TRUE`] or `-TRUE` for a decided cell or a removed candidate, else its variable
+/// (the open cell's candidates are numbered in digit order from `base[cell] + 1`).
+fn open_lit(scratch: &Scratch, n: usize, cell: usize, digit: u16) -> i32 {
+    match scratch.fixed[cell] {
+        0 => {}
+        f if f == digit => return TRUE,
+        _ => return -TRUE,
+    }
+    let words = n.div_ceil(64);
+    let bits = &scratch.bits[cell * words..(cell + 1) * words];
+    let d = digit as usize - 1;
+    if bits[d / 64] >> (d % 64) & 1 == 0 {
+        return -TRUE;
+    }
+    let below: u32 = bits[..d / 64].iter().map(|w| w.count_ones()).sum::<u32>()
+        + (bits[d / 64] & ((1u64 << (d % 64)) - 1)).count_ones();
+    (scratch.base[cell] + below + 1) as i32
 }
 
 fn units(puzzle: &Puzzle, opts: &CnfOptions) -> u64 {
@@ -801,7 +853,7 @@ fn emit<S: ClauseSink + ?Sized>(
         scratch.fixed.clone()
     };
     let map = match prepared {
-        Prepared::Whole if !opts.encoding.eliminates() => VarMap::Formula { n },
+        Prepared::Whole if !opts.encoding.eliminates() => VarMap::Formula { n, cells },
         Prepared::Open | Prepared::Whole => {
             // Explicit map: the open cells' candidates in (cell, digit) order.
             let mut pairs = std::mem::take(&mut scratch.pairs);
@@ -838,13 +890,14 @@ fn emit<S: ClauseSink + ?Sized>(
                 cell_start,
             }
         }
-        Prepared::Unsat => VarMap::explicit(n, Vec::new()),
+        Prepared::Unsat => VarMap::explicit(n, cells, Vec::new()),
     };
     let primary = map.primary() as i32;
     let info = CnfInfo {
         geometry: puzzle.shared_geometry().clone(),
         givens: givens.to_vec(),
         fixed,
+        cages: puzzle.shared_cages().cloned(),
         options: *opts,
         map,
     };
@@ -971,6 +1024,20 @@ fn emit<S: ClauseSink + ?Sized>(
                     GivensMode::Assumptions => assumptions.push(l),
                 }
             }
+        }
+    }
+    // 6. cages: distinct digits and the sum ([`super::cages`])
+    if puzzle.has_cages() {
+        let lit = |c: usize, d: u16| {
+            if whole {
+                whole_lit(n, c, d)
+            } else {
+                open_lit(scratch, n, c, d)
+            }
+        };
+        encode_cages(g, puzzle.cages(), opts.sum, amo, &lit, &mut b);
+        if b.spent() {
+            return Err(stop(&b));
         }
     }
     Ok(done(b, info, assumptions, false))

@@ -12,7 +12,7 @@
 //! - reduced: the same over the candidates that naked and hidden singles leave.
 
 use super::options::CnfOptions;
-use crate::puzzle::{Geometry, Grid};
+use crate::puzzle::{CageSet, Geometry, Grid};
 use std::sync::Arc;
 
 /// Variables, clauses and literal occurrences of a formula.
@@ -111,8 +111,8 @@ impl Clauses {
 /// Map from variables to (cell, digit).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VarMap {
-    /// `var = cell * N + digit` for `var` in `1..=N^3`.
-    Formula { n: usize },
+    /// `var = cell * N + digit` for `var` in `1..=cells * N` (`N^3` for one grid).
+    Formula { n: usize, cells: usize },
     /// `pairs[var - 1] = (cell, digit)` for `var` in `1..=pairs.len()`. The inverse is
     /// indexed by cell, not by (cell, digit), so that its size follows the variables (few
     /// after elimination), not `N^3`.
@@ -128,12 +128,12 @@ pub enum VarMap {
 
 impl VarMap {
     /// An explicit map from its pairs (in variable order; any order of cells).
-    pub fn explicit(n: usize, pairs: Vec<(u32, u16)>) -> Self {
-        let mut cell_start = vec![0u32; n * n + 1];
+    pub fn explicit(n: usize, cells: usize, pairs: Vec<(u32, u16)>) -> Self {
+        let mut cell_start = vec![0u32; cells + 1];
         for &(cell, _) in &pairs {
             cell_start[cell as usize + 1] += 1;
         }
-        for c in 0..n * n {
+        for c in 0..cells {
             cell_start[c + 1] += cell_start[c];
         }
         let mut next = cell_start.clone();
@@ -142,7 +142,7 @@ impl VarMap {
             by_cell[next[cell as usize] as usize] = i as u32 + 1;
             next[cell as usize] += 1;
         }
-        for c in 0..n * n {
+        for c in 0..cells {
             by_cell[cell_start[c] as usize..cell_start[c + 1] as usize]
                 .sort_unstable_by_key(|&v| pairs[v as usize - 1].1);
         }
@@ -157,7 +157,7 @@ impl VarMap {
     /// Number of (cell, digit) variables: they are `1..=primary()`; the rest are auxiliary.
     pub fn primary(&self) -> u32 {
         match self {
-            VarMap::Formula { n } => (n * n * n) as u32,
+            VarMap::Formula { n, cells } => (cells * n) as u32,
             VarMap::Explicit { pairs, .. } => pairs.len() as u32,
         }
     }
@@ -168,7 +168,7 @@ impl VarMap {
             return None;
         }
         match self {
-            VarMap::Formula { n } => {
+            VarMap::Formula { n, .. } => {
                 let v = var as usize - 1;
                 Some((v / n, (v % n) as u16 + 1))
             }
@@ -182,7 +182,7 @@ impl VarMap {
     /// Variable of (cell, digit), `None` when the pair has none (decided before encoding).
     pub fn var(&self, cell: usize, digit: u16) -> Option<u32> {
         match self {
-            VarMap::Formula { n } => Some((cell * n + digit as usize) as u32),
+            VarMap::Formula { n, .. } => Some((cell * n + digit as usize) as u32),
             VarMap::Explicit {
                 pairs,
                 by_cell,
@@ -207,6 +207,8 @@ pub struct CnfInfo {
     /// The cells decided before encoding: the givens, plus with `reduced` what propagation
     /// placed. A model decodes to these plus its variables' digits.
     pub fixed: Grid,
+    /// The killer cages the formula states (`None`: houses and givens only).
+    pub cages: Option<Arc<CageSet>>,
     pub options: CnfOptions,
     pub map: VarMap,
 }

@@ -20,6 +20,9 @@
 //! c map 17 1 3 5                       (explicit map: var row col digit, 1-based)
 //! c primary 729                        (vars 1..=primary are (cell, digit); the rest aux)
 //! c assume 5 -7 0                      (assumptions mode: the givens as assumptions)
+//! c sum bdd                            (killer only: the sum encoding, crate::cnf::cages)
+//! c cage 15 1 1 1 2 2 1                (killer only, one per cage: sum, then row col of
+//!                                       each cell, 1-based)
 //! ```
 //!
 //! The puzzle line uses `1-9A-Z` and `.` when `N <= 35`, else `N*N` integers (0 = empty).
@@ -27,6 +30,7 @@
 
 use super::formula::{CnfInfo, VarMap};
 use super::options::{CnfEncoding, CnfOptions, GivensMode};
+use crate::puzzle::CageSet;
 use crate::puzzle::{Geometry, Layout};
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -91,7 +95,7 @@ pub fn header_lines(info: &CnfInfo, assumptions: &[i32]) -> Vec<String> {
         out.push(grid_line("fixed", &info.fixed, n));
     }
     match &info.map {
-        VarMap::Formula { n } => out.push(format!(
+        VarMap::Formula { n, .. } => out.push(format!(
             "map formula var = ((row-1)*W + col-1)*N + digit, vars 1..{} (W = {})",
             g.cells() * n,
             g.width()
@@ -116,6 +120,16 @@ pub fn header_lines(info: &CnfInfo, assumptions: &[i32]) -> Vec<String> {
         }
         line.push_str(" 0");
         out.push(line);
+    }
+    if let Some(cages) = &info.cages {
+        out.push(format!("sum {}", o.sum));
+        for cage in cages.cages() {
+            let mut line = format!("cage {}", cage.sum());
+            for &c in cage.cells() {
+                let _ = write!(line, " {} {}", c as usize / n + 1, c as usize % n + 1);
+            }
+            out.push(line);
+        }
     }
     out
 }
@@ -208,6 +222,7 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
     let mut assumptions = Vec::new();
     let mut primary: Option<(usize, u32)> = None;
     let mut seen_magic = false;
+    let mut cages: Vec<(usize, Vec<u32>, u32)> = Vec::new();
     for (line, text) in comments {
         let err = |m: String| HeaderError::at(*line, m);
         let mut words = text.split_whitespace();
@@ -311,6 +326,15 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
                     num(rest[3])?,
                 ));
             }
+            "sum" if !rest.is_empty() => opts.sum = rest[0].parse().map_err(err)?,
+            "cage" => {
+                if rest.len() < 3 || rest.len() % 2 == 0 {
+                    return Err(err("cage line needs: sum, then row col of each cell".into()));
+                }
+                let sum = num(rest[0])?;
+                let rc: Vec<u32> = rest[1..].iter().map(|s| num(s)).collect::<Result<_, _>>()?;
+                cages.push((*line, rc, sum));
+            }
             "primary" if !rest.is_empty() => primary = Some((*line, num(rest[0])?)),
             "assume" => {
                 for s in rest {
@@ -360,7 +384,7 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
         }
     };
     let map = if formula_map {
-        VarMap::Formula { n }
+        VarMap::Formula { n, cells }
     } else {
         let mut out = vec![(0u32, 0u16); pairs.len()];
         let mut seen = vec![false; pairs.len()];
@@ -382,7 +406,7 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
             seen[v - 1] = true;
             out[v - 1] = (((r - 1) * w + c - 1) as u32, d as u16);
         }
-        VarMap::explicit(n, out)
+        VarMap::explicit(n, cells, out)
     };
     if let Some((line, p)) = primary {
         if p != map.primary() {
@@ -395,11 +419,35 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
             ));
         }
     }
+    let cages = if cages.is_empty() {
+        None
+    } else {
+        let first = cages[0].0;
+        let mut list = Vec::with_capacity(cages.len());
+        for (line, rc, sum) in cages {
+            let mut cells = Vec::with_capacity(rc.len() / 2);
+            for p in rc.chunks(2) {
+                let (r, c) = (p[0] as usize, p[1] as usize);
+                if !(1..=n).contains(&r) || !(1..=n).contains(&c) {
+                    return Err(HeaderError::at(
+                        line,
+                        format!("cage cell row and column must be 1..={n}"),
+                    ));
+                }
+                cells.push(((r - 1) * n + c - 1) as u32);
+            }
+            list.push((cells, sum));
+        }
+        let set =
+            CageSet::new(n, list).map_err(|e| HeaderError::at(first, format!("cages: {e}")))?;
+        Some(Arc::new(set))
+    };
     Ok(Header {
         info: CnfInfo {
             geometry: Arc::new(geometry),
             givens,
             fixed,
+            cages,
             options: opts,
             map,
         },

@@ -13,7 +13,8 @@
 //! Amo { Auto (default), Pairwise, Sequential, Binary, Product, Commander(3), Bimander(2) }
 //!     FromStr, as_str(), for_group(k)
 //! GivensMode { Units (default), Assumptions }                         FromStr, as_str()
-//! CnfOptions { encoding, amo, givens, dedup: bool }                   check() -> Result<(), String>
+//! SumEncoding { Combinations (default), Totalizer, Bdd }              FromStr, as_str()
+//! CnfOptions { encoding, amo, givens, dedup: bool, probe, locked, sum } check() -> Result<(), String>
 //!
 //! encode(&Puzzle, &CnfOptions) -> Cnf
 //! encode_with(&Puzzle, &CnfOptions, &mut Scratch) -> Cnf   (same formula, memory reused;
@@ -35,7 +36,7 @@
 //!     formula as encode_into, propagation not run again)
 //! Cnf { info: CnfInfo, num_vars: u32, clauses: Clauses, assumptions: Vec<i32> }
 //!     cnf.blocking_clause(&grid) -> Option<Vec<i32>>
-//! CnfInfo { geometry, givens: Grid, fixed: Grid, options: CnfOptions, map: VarMap }
+//! CnfInfo { geometry, givens: Grid, fixed: Grid, cages: Option<Arc<CageSet>>, options, map: VarMap }
 //!     info.blocking_clause(&grid) -> Option<Vec<i32>>
 //! VarMap::{Formula { n }, Explicit { .. }}: primary(), cell_digit(var), var(cell, digit)
 //! Clauses: len(), literals(), get(i), iter(), push(&[i32])
@@ -72,6 +73,7 @@
 
 pub mod amo;
 pub mod backend;
+pub mod cages;
 mod decode;
 mod dimacs;
 pub mod drat;
@@ -88,6 +90,7 @@ pub use amo::Amo;
 pub use backend::{
     make_backend, BackendStats, Budget, Interrupt, SatAnswer, SatBackend, Teardown, BACKEND_NAMES,
 };
+pub use cages::SumEncoding;
 pub use decode::{check_model, decode, decode_checked, DecodeError};
 pub use dimacs::{read_dimacs, read_dimacs_str, write_clauses, write_dimacs, Dimacs, SyntaxError};
 pub use encode::{

@@ -7,6 +7,7 @@
 //! - `reduced`: naked and hidden singles before encoding, see [`super::singles`].
 
 use super::amo::Amo;
+use super::cages::SumEncoding;
 use std::fmt;
 use std::str::FromStr;
 
@@ -152,6 +153,9 @@ pub struct CnfOptions {
     /// `locked=auto` turns it on for grids up to 9x9 (docs/engines.md, "Locked candidates
     /// before encoding").
     pub locked: bool,
+    /// How a killer cage's sum is encoded ([`super::cages`]); no effect on a puzzle without
+    /// cages.
+    pub sum: SumEncoding,
 }
 
 /// What the `reduced` encoding's propagation does besides naked and hidden singles

@@ -18,6 +18,7 @@ fn opts(encoding: CnfEncoding, amo: Amo, dedup: bool) -> CnfOptions {
         dedup,
         probe: false,
         locked: false,
+        sum: Default::default(),
     }
 }
 
@@ -443,6 +444,7 @@ fn encode_with_reused_scratch_equals_encode() {
                             dedup,
                             probe: false,
                             locked: false,
+                            sum: Default::default(),
                         };
                         let a = encode(p, &o);
                         let b = encode_with(p, &o, &mut scratch);

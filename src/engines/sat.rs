@@ -35,7 +35,7 @@ use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, S
 use crate::cnf::{
     decode, encode_into, encode_propagated, make_backend, propagate_singles, Amo, BackendStats,
     Budget, CnfEncoding, CnfOptions, Deductions, EncodeLimits, EncodeStop, GivensMode, Interrupt,
-    Propagated, SatAnswer, Scratch, Teardown,
+    Propagated, SatAnswer, Scratch, SumEncoding, Teardown,
 };
 use crate::puzzle::Puzzle;
 use incremental::{Assume, Mode, Rebuild, Reused};
@@ -75,7 +75,8 @@ pub static INFO: EngineInfo = EngineInfo {
                its time is build_s (the propagation)",
     sides: Sides::Any,
     search_tree: false,
-    capabilities: "classic, jigsaw, X (any house list); options: \
+    capabilities: "classic, jigsaw, X (any house list), killer (cages: distinct digits \
+                   with the AMO encoding, the sum with sum=; not with certify=true); options: \
                    encoding=minimal|efficient|extended|optimized|reduced (reduced; extended with \
                    incremental=true or givens=assumptions), \
                    amo=auto[:K]|pairwise|sequential|binary|product|commander[:K]|bimander[:G] \
@@ -90,6 +91,9 @@ pub static INFO: EngineInfo = EngineInfo {
                    portfolio: embedded backends racing, one thread each, the first answer \
                    kept, default members batsat+cadical), \
                    givens=units|assumptions (units), dedup=true|false (false), \
+                   sum=combinations|totalizer|bdd (combinations: killer cages' sums as the digit sets \
+                   enumerated with a selector each, an order-encoded totalizer, or a reduced \
+                   decision diagram over the partial sums, crate::cnf::cages), \
                    probe=auto|true|false (auto: true on grids up to 9x9, false above; \
                    reduced, or incremental=true: after singles, failed-literal probing with \
                    singles and the cell dilemma on the cells with at most 3 candidates, to a \
@@ -207,6 +211,7 @@ const KEYS: &[&str] = &[
     "fallback",
     "assume",
     "certify",
+    "sum",
 ];
 
 fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
@@ -394,6 +399,9 @@ impl Sat {
         if let Some(g) = options.get("givens") {
             cnf.givens = g.parse::<GivensMode>()?;
         }
+        if let Some(e) = options.get("sum") {
+            cnf.sum = e.parse::<SumEncoding>()?;
+        }
         if let Some(d) = options.get("dedup") {
             cnf.dedup = d
                 .parse()
@@ -508,6 +516,20 @@ impl Sat {
 }
 
 impl Engine for Sat {
+    /// Cages are encoded with every backend ([`crate::cnf::cages`]); `certify=true` answers
+    /// through the canonical formula, which states houses and givens only (docs/certify.md).
+    fn supports_cages(&self) -> bool {
+        self.certify.is_none()
+    }
+
+    /// Every layout: the encodings are written from the house list, and a combined layout is
+    /// encoded with a 1 given in each void cell ([`Puzzle::void_as_given`]), taken out of
+    /// every answer. `certify=true` keeps to one grid and its diagonals (the canonical
+    /// formula's houses).
+    fn supports_geometry(&self, g: &crate::puzzle::Geometry) -> bool {
+        self.certify.is_none() || !g.has_extra_houses()
+    }
+
     fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
         let start = Instant::now();
         let mut search = Search::new(limits);
@@ -520,6 +542,8 @@ impl Engine for Sat {
             }
             return certified::solve(prover, checker, puzzle, &cnf, limits, search, start);
         }
+        let view = puzzle.void_as_given();
+        let puzzle = view.as_ref().unwrap_or(puzzle);
         if puzzle.clash().is_some() {
             return search.finish_unsat();
         }
@@ -539,6 +563,12 @@ impl Engine for Sat {
                 ));
                 return o;
             }
+        }
+        if let (Some(_), true) = (self.incremental, puzzle.has_cages()) {
+            // The reused solver holds one geometry's house clauses; cages are the puzzle's
+            // own, so a killer gets a fresh solver with the same encoding.
+            let cnf = self.cnf;
+            return self.fresh(puzzle, limits, &cnf, search, start, &[], 0);
         }
         if let Some(mode) = self.incremental {
             let ended = incremental::solve(
@@ -661,6 +691,7 @@ pub(crate) fn solver_counters(search: &mut Search, s: BackendStats) {
 /// (vars 0 and literals 0; clauses 0, or 1 for the empty clause of a clash), the backend's
 /// counters before any call (`idle`: nodes 0), no solve call; all its CPU time is `build`.
 fn answered_by_propagation(
+    puzzle: &Puzzle,
     search: &mut Search,
     propagated: Option<&Propagated<'_>>,
     found: &[Vec<u16>],
@@ -668,13 +699,19 @@ fn answered_by_propagation(
 ) -> bool {
     let grid = match propagated {
         Some(p) if !p.filled() => return false,
-        Some(p) => Some(p.fixed),
+        // The only grid of the houses: the puzzle's only solution if it keeps the cages,
+        // else the puzzle has none.
+        Some(p) => Some(p.fixed).filter(|g| !breaks_cages(puzzle, g)),
         None => None,
     };
     search.built();
     if let Some(grid) = grid {
-        if !found.iter().any(|g| g == grid) {
-            search.solution(grid);
+        // A combined layout is solved with a 1 given in each void cell
+        // (`Puzzle::void_as_given`): the answer holds no digit there.
+        let mut grid = grid.to_vec();
+        puzzle.geometry().clear_void(&mut grid);
+        if !found.contains(&grid) {
+            search.solution(&grid);
         }
     }
     let st = &mut search.stats;
@@ -683,6 +720,13 @@ fn answered_by_propagation(
     st.literals = Some(0);
     solver_counters(search, idle);
     true
+}
+
+/// Whether a filled grid breaks a cage of `puzzle` (never without cages).
+fn breaks_cages(puzzle: &Puzzle, grid: &[u16]) -> bool {
+    puzzle
+        .cage_set()
+        .is_some_and(|c| c.first_broken(grid).is_some())
 }
 
 impl Sat {
@@ -726,7 +770,7 @@ impl Sat {
             match propagate_singles(puzzle, &mut self.scratch, &budget, cnf.deductions()) {
                 Err(why) => return interrupted_build(search, why, limits),
                 Ok(p) => {
-                    if answered_by_propagation(&mut search, p.as_ref(), found, self.idle) {
+                    if answered_by_propagation(puzzle, &mut search, p.as_ref(), found, self.idle) {
                         search.stats.bump("sat_calls", calls);
                         return search.finish();
                     }

@@ -513,6 +513,15 @@ impl Geometry {
         self.void.iter().filter(|&&v| v).count()
     }
 
+    /// Sets every void cell of `grid` to 0 (see [`crate::puzzle::Puzzle::void_as_given`]).
+    pub fn clear_void(&self, grid: &mut [u16]) {
+        for (cell, d) in grid.iter_mut().enumerate() {
+            if self.is_void(cell) {
+                *d = 0;
+            }
+        }
+    }
+
     /// Whether the houses are more than the rows, columns and boxes or regions of one grid
     /// and its diagonals: windows or a combined layout. Engines written for those alone
     /// answer `unsupported` on such geometries.

@@ -73,6 +73,17 @@ impl Puzzle {
         self.cages.as_deref()
     }
 
+    /// The cage set, shared (a formula's meaning keeps it, [`crate::cnf::CnfInfo`]).
+    pub fn shared_cages(&self) -> Option<&Arc<CageSet>> {
+        self.cages.as_ref()
+    }
+
+    /// The same puzzle with a cage set already checked for this side (`None`: no cages).
+    pub fn with_cage_set(mut self, cages: Option<Arc<CageSet>>) -> Self {
+        self.cages = cages.filter(|c| !c.is_empty());
+        self
+    }
+
     pub fn has_cages(&self) -> bool {
         self.cages.is_some()
     }
@@ -82,6 +93,28 @@ impl Puzzle {
     /// `jigsaw-killer`, ...).
     pub fn variant(&self) -> String {
         self.geometry.variant_with(self.has_cages())
+    }
+
+    /// For reductions that give every cell of the frame a digit (the CNF encodings): this
+    /// puzzle with digit 1 given in every void cell, `None` when the geometry has no void
+    /// cell. No house and no cage holds a void cell, so the view has the solutions of the
+    /// puzzle with a 1 in each void cell; [`Geometry::clear_void`] takes them back out. The
+    /// view is not a puzzle to print or check: it breaks [`Puzzle::new`]'s rule.
+    pub fn void_as_given(&self) -> Option<Puzzle> {
+        if self.geometry.void_cells() == 0 {
+            return None;
+        }
+        let mut givens = self.givens.clone();
+        for (cell, d) in givens.iter_mut().enumerate() {
+            if self.geometry.is_void(cell) {
+                *d = 1;
+            }
+        }
+        Some(Puzzle {
+            geometry: self.geometry.clone(),
+            givens,
+            cages: self.cages.clone(),
+        })
     }
 
     /// The grid with no givens.

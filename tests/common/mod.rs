@@ -226,3 +226,29 @@ pub fn published_solutions(name: &str) -> std::collections::HashMap<String, Vec<
         })
         .collect()
 }
+
+/// Solves a DIMACS text with an embedded solver (batsat): the model, or `None` when
+/// unsatisfiable.
+pub fn solve_dimacs(text: &str) -> Option<sudolab::cnf::Model> {
+    use sudolab::cnf::{make_backend, read_dimacs_str, Budget, SatAnswer};
+    let d = read_dimacs_str(text).unwrap();
+    let mut s = make_backend("batsat").unwrap();
+    s.reserve_vars(d.num_vars);
+    for c in d.clauses.iter() {
+        s.add_clause(c);
+    }
+    match s.solve(&[], &Budget::default()).unwrap() {
+        SatAnswer::Sat(m) => Some(m),
+        _ => None,
+    }
+}
+
+/// A model as a solver's output file (`s SATISFIABLE`, one `v` line).
+pub fn model_file(m: &sudolab::cnf::Model) -> String {
+    let mut t = String::from("s SATISFIABLE\nv");
+    for l in m.lits() {
+        t.push_str(&format!(" {l}"));
+    }
+    t.push_str(" 0\n");
+    t
+}

@@ -275,7 +275,7 @@ pub fn solve(
                     ..Ended::default()
                 };
             }
-            Ok(p) if answered_by_propagation(search, p.as_ref(), &[], idle) => {
+            Ok(p) if answered_by_propagation(puzzle, search, p.as_ref(), &[], idle) => {
                 return Ended {
                     stop: search.stop_reason(), // the solution cap, as a solver's answer would
                     ..Ended::default()
