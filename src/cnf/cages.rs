@@ -51,7 +51,6 @@
 //! false literals are deleted. An empty clause left makes the formula unsatisfiable.
 
 use super::amo::{at_most_one, Amo, ClauseOut};
-use super::formula::SizeStats;
 use crate::puzzle::{Cage, Geometry};
 use std::collections::HashMap;
 use std::fmt;
@@ -142,18 +141,18 @@ impl ClauseOut for Fold<'_> {
     }
 }
 
-/// Counts what the encoders emit (aux variables, clauses, literals).
+/// Counts what the encoders emit: (aux variables, clauses, literals).
 #[derive(Default)]
-struct Count(SizeStats);
+struct Count(u64, u64, u64);
 
 impl ClauseOut for Count {
     fn new_var(&mut self) -> i32 {
-        self.0.vars += 1;
+        self.0 += 1;
         1 << 30
     }
     fn clause(&mut self, lits: &[i32]) {
-        self.0.clauses += 1;
-        self.0.literals += lits.len() as u64;
+        self.1 += 1;
+        self.2 += lits.len() as u64;
     }
 }
 
@@ -197,7 +196,7 @@ pub fn encode_cages(
     }
 }
 
-/// Aux variables, clauses and literals that [`encode_cages`] emits (before any duplicate
+/// (aux variables, clauses, literals) that [`encode_cages`] emits (before any duplicate
 /// filter).
 pub fn size_cages(
     g: &Geometry,
@@ -205,10 +204,10 @@ pub fn size_cages(
     sum: SumEncoding,
     amo: Amo,
     lit: &dyn Fn(usize, u16) -> i32,
-) -> SizeStats {
+) -> (u64, u64, u64) {
     let mut c = Count::default();
     encode_cages(g, cages, sum, amo, lit, &mut c);
-    c.0
+    (c.0, c.1, c.2)
 }
 
 /// Whether some house holds every cell of `cells`.

@@ -457,7 +457,13 @@ fn cage_size(puzzle: &Puzzle, opts: &CnfOptions, lit: &dyn Fn(usize, u16) -> i32
     if !puzzle.has_cages() {
         return SizeStats::default();
     }
-    size_cages(puzzle.geometry(), puzzle.cages(), opts.sum, opts.amo, lit)
+    let (vars, clauses, literals) =
+        size_cages(puzzle.geometry(), puzzle.cages(), opts.sum, opts.amo, lit);
+    SizeStats {
+        vars,
+        clauses,
+        literals,
+    }
 }
 
 /// The literal of (cell, digit) when every pair is a variable: `cell * N + digit`.
