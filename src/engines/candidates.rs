@@ -165,6 +165,28 @@ impl<B: Bits> Board<B> {
         true
     }
 
+    /// Keeps only the candidates of `keep` in cell `c` (nothing happens to a filled cell).
+    /// Queues the cell if this leaves it one candidate. Returns the number of candidates
+    /// removed, or `None` if none is left (the board must then be abandoned).
+    pub fn restrict(&mut self, c: usize, keep: B, queue: &mut Queue) -> Option<u32> {
+        if self.grid[c] != 0 {
+            return Some(0);
+        }
+        let old = self.cand[c];
+        let new = old.and(keep);
+        if new == old {
+            return Some(0);
+        }
+        self.cand[c] = new;
+        if new.is_empty() {
+            return None;
+        }
+        if new.is_single() {
+            queue.push(c);
+        }
+        Some(old.count() - new.count())
+    }
+
     /// Removes candidate `d` from cell `p` if it has it (only empty cells have candidates);
     /// queues `p` if one candidate is left; `false` if none is.
     #[inline(always)]
