@@ -9,7 +9,9 @@
 //!   sudokuwiki.org, "Killer Sudoku: innies and outies"). A *region* is a union of disjoint
 //!   houses: one to `N` consecutive rows, one to `N` consecutive columns, one house of any
 //!   other kind (box, jigsaw region, diagonal), and with rectangular boxes two or more
-//!   consecutive boxes of one band or one stack. Its digits add up to `houses x N(N+1)/2`.
+//!   consecutive boxes of one band or one stack, short of the whole band or stack (a run of
+//!   rows or columns). Above side [`RUN_SIDE_MAX`] only single houses are regions. Its
+//!   digits add up to `houses x N(N+1)/2`.
 //!   The cages wholly inside it account for their sums; the rest of the region (the
 //!   *innies*: cells of cages that cross its border, and cells in no cage) adds up to what is
 //!   left. When every innie lies in a cage, the cells of those crossing cages outside the
@@ -53,6 +55,10 @@ pub(crate) const ENUM_BUDGET: u32 = 1 << 16;
 
 /// Largest remainder (innies or outies) kept as a sum rule.
 const REMAINDER_MAX: usize = 3;
+
+/// Largest side on which runs of rows, columns and boxes are regions too: their cells add up
+/// to about `N^4 / 3`, against `3 N^2` for the single houses (always regions).
+const RUN_SIDE_MAX: usize = 36;
 
 /// Where a sum rule comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,13 +246,20 @@ impl CageRules {
         let mut impossible = false;
         let mut inside = vec![false; geo.cells()];
         let mut count_in = vec![0usize; cages.len()];
+        // Cages with a cell in the region at hand.
+        let mut touched: Vec<usize> = Vec::new();
         let regions = if full { regions(geo) } else { Vec::new() };
         for (houses, region) in regions {
-            inside.iter_mut().for_each(|x| *x = false);
-            count_in.iter_mut().for_each(|x| *x = 0);
+            for &k in &touched {
+                count_in[k] = 0;
+            }
+            touched.clear();
             for &c in &region {
                 inside[c as usize] = true;
                 if let Some(k) = set.cage_of(c as usize) {
+                    if count_in[k] == 0 {
+                        touched.push(k);
+                    }
                     count_in[k] += 1;
                 }
             }
@@ -254,11 +267,11 @@ impl CageRules {
             let mut innies = Vec::new();
             let mut uncaged = false;
             let mut crossing_sum = 0i64;
-            for (k, cage) in cages.iter().enumerate() {
-                if count_in[k] == cage.len() {
-                    left -= cage.sum() as i64;
-                } else if count_in[k] > 0 {
-                    crossing_sum += cage.sum() as i64;
+            for &k in &touched {
+                if count_in[k] == cages[k].len() {
+                    left -= cages[k].sum() as i64;
+                } else {
+                    crossing_sum += cages[k].sum() as i64;
                 }
             }
             for &c in &region {
@@ -273,11 +286,10 @@ impl CageRules {
             }
             let mut candidates = vec![(innies, left)];
             if !uncaged {
-                let outies: Vec<u32> = cages
+                let outies: Vec<u32> = touched
                     .iter()
-                    .enumerate()
-                    .filter(|&(k, cage)| count_in[k] > 0 && count_in[k] < cage.len())
-                    .flat_map(|(_, cage)| cage.cells().iter().copied())
+                    .filter(|&&k| count_in[k] < cages[k].len())
+                    .flat_map(|&k| cages[k].cells().iter().copied())
                     .filter(|&c| !inside[c as usize])
                     .collect();
                 // crossing cages = innies + outies.
@@ -309,6 +321,9 @@ impl CageRules {
                         origin: Origin::Remainder,
                     });
                 }
+            }
+            for &c in &region {
+                inside[c as usize] = false;
             }
         }
         let cells = rules.iter().map(|r| r.cells.len()).sum();
@@ -429,12 +444,14 @@ fn regions(geo: &Geometry) -> Vec<(usize, Vec<u32>)> {
             }
         }
     }
-    // Runs of `len` consecutive lines (rows or columns, in index order).
+    // Runs of `len` consecutive lines (rows or columns, in index order); single lines only
+    // above `RUN_SIDE_MAX`.
+    let longest = if n <= RUN_SIDE_MAX { n } else { 1 };
     let runs = |lines: &[Option<&[u32]>], out: &mut Vec<(usize, Vec<u32>)>| {
         if lines.iter().any(Option::is_none) {
             return;
         }
-        for len in 1..=lines.len() {
+        for len in 1..=longest {
             for start in 0..=lines.len() - len {
                 let cells = lines[start..start + len]
                     .iter()
@@ -447,7 +464,8 @@ fn regions(geo: &Geometry) -> Vec<(usize, Vec<u32>)> {
     runs(&rows, &mut out);
     runs(&cols, &mut out);
     // Consecutive boxes of one band (left to right) or one stack (top to bottom).
-    if let (Some((r, c)), true) = (geo.box_shape(), boxes.iter().all(Option::is_some)) {
+    let boxed = boxes.iter().all(Option::is_some);
+    if let (Some((r, c)), true) = (geo.box_shape(), boxed && n <= RUN_SIDE_MAX) {
         let per_band = n / c;
         let per_stack = n / r;
         let index = |band: usize, stack: usize| band * per_band + stack;

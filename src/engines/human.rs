@@ -47,7 +47,8 @@
 //!   digits placed per house; for sides up to 64 the candidates are saved too, because copying
 //!   them is cheaper than recomputing them, and above that they are recomputed on restore (by
 //!   definition they are the digits absent from a cell's houses, so both give the same board;
-//!   recomputing keeps a saved 1024 x 1024 board at 2 MiB instead of 130 MiB). On a
+//!   recomputing keeps a saved 1024 x 1024 board at 2 MiB instead of 130 MiB; with cages,
+//!   always saved, see below). On a
 //!   contradiction the last saved board is restored and its cell's next candidate is placed;
 //!   the board is dropped from the stack when its last candidate is taken. The stack honours
 //!   `max_live` (read as the number of saved boards) and a cap of 2 GiB of saved boards, and
