@@ -65,7 +65,7 @@
 //! node.
 
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
-use crate::puzzle::{CageSet, Geometry, Puzzle};
+use crate::puzzle::{completable, CageSet, Geometry, Puzzle};
 
 pub static INFO: EngineInfo = EngineInfo {
     name: "backtrack",
@@ -263,19 +263,12 @@ impl<'g> Tables<'g> {
             return false;
         }
         let rest = cage.len() - self.cage_filled[k] as usize - 1;
-        let need = (cage.sum() - total) as usize;
-        if rest == 0 {
-            return need == 0;
-        }
         // The `rest` smallest and largest digits unused in the cage (other than `d`) bound
         // what the remaining cells can add: a necessary condition, so no solution is cut.
-        let free = || (1..self.stride).filter(|&e| e != d && !used[e]);
-        if free().take(rest).count() < rest {
-            return false;
-        }
-        let least: usize = free().take(rest).sum();
-        let most: usize = free().rev().take(rest).sum();
-        (least..=most).contains(&need)
+        let free = (1..self.stride)
+            .filter(|&e| e != d && !used[e])
+            .map(|e| e as u32);
+        completable(cage.sum() - total, rest, free)
     }
 }
 

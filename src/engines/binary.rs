@@ -52,6 +52,18 @@
 //! something), and a node is also blocked when a digit has no place left in a house. The
 //! default, `propagation=naked`, is the source's method.
 //!
+//! # Cages (killer sudoku): an extension, not the source's method
+//!
+//! The source's possibilities are the values "possible under the rules"; with cages, a cage
+//! is one more rule, and a value is possible in a cage cell only if it belongs to a feasible
+//! combination of the cage: distinct digits, none already placed in the cage, adding up to
+//! what the cage's sum has left, each empty cell of the cage having one of them (the step
+//! of [`cage_rules`](super::cage_rules) restricted to cages: no innies/outies, no placing of
+//! required digits, which would go past the source's naked singles). Step 1 then alternates
+//! the naked singles with one pass over the cages until neither changes anything; a cage
+//! with no feasible combination blocks the node, and a complete board passes the cages once
+//! (which checks their digits and sums) before it is a solution.
+//!
 //! # Counters
 //!
 //! - `nodes`: nodes of the binary tree entered: the root (the board with the givens placed)
@@ -63,10 +75,12 @@
 //! - `forced`: cells fixed by propagation of single possibilities (step 1), in every node,
 //!   including on a node then found blocked (up to the first empty possibility list).
 //! - `forced_hidden` (only with `propagation=hidden`): cells fixed as hidden singles.
+//! - `cage_removals` (only with cages): possibilities removed by the cage step.
 //!
 //! Puzzles whose givens clash are `unsat` before any search (no node, no dead end).
 
 use super::bits::Bits;
+use super::cage_rules::{CageCounts, CageRules};
 use super::candidates::{Meter, Step, Workspace};
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
 use crate::puzzle::Puzzle;
@@ -81,12 +95,14 @@ pub static INFO: EngineInfo = EngineInfo {
     nodes: "nodes of the binary tree entered: the root plus each branch entered \
             (1 + 2 * guesses when the search is exhausted)",
     counters: "guesses = branchings (2 alternatives each); backtracks = dead ends (blocked nodes: \
-               an empty cell with no possibility); forced = cells fixed by propagation of \
-               single possibilities",
+               an empty cell with no possibility, or a cage with no feasible combination); \
+               forced = cells fixed by propagation of single possibilities; cage_removals \
+               (killer only) = possibilities removed by the cages' combinations",
     sides: Sides::Any,
     search_tree: true,
     capabilities: "any geometry (boxes, jigsaw regions, diagonals), any side up to MAX_SIDE; \
-                   counts solutions up to the cap; option propagation=naked (default, the \
+                   killer cages (possibilities limited to the cages' feasible combinations: an \
+                   extension of the source); counts solutions up to the cap; option propagation=naked (default, the \
                    source) | hidden (adds hidden singles, counter forced_hidden)",
     make,
     variants,
@@ -122,6 +138,16 @@ struct Binary {
 }
 
 impl Engine for Binary {
+    fn supports_cages(&self) -> bool {
+        true
+    }
+
+    /// Every layout: the board is written from the house list, and a void cell is a filled
+    /// cell in no house ([`super::candidates::VOID`]).
+    fn supports_geometry(&self, _: &crate::puzzle::Geometry) -> bool {
+        true
+    }
+
     fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
         crate::with_bits!(puzzle.n(), B => {
             let mut ws = Workspace::<B>::take(&mut self.workspace);
@@ -160,6 +186,8 @@ fn solve<B: Bits>(
     let net = peers.net(puzzle.shared_geometry());
     let geo = net.geo;
     saved.reset(geo, true);
+    let rules = CageRules::new(puzzle, false);
+    let mut cage = CageCounts::default();
     // Pending second branch of each saved board: the cell and the decision to apply.
     let mut pending: Vec<(usize, Decision)> = Vec::new();
     // Cells fixed by propagation: naked singles, and hidden singles with the option.
@@ -176,13 +204,22 @@ fn solve<B: Bits>(
                 Step::Contradiction
             } else {
                 let fh = hidden.then_some(&mut forced_hidden);
-                board.fill_singles(&net, queue, &mut forced, fh, &mut meter, &mut search)
+                rules.propagate(
+                    board,
+                    &net,
+                    queue,
+                    &mut forced,
+                    fh,
+                    &mut cage,
+                    &mut meter,
+                    &mut search,
+                )
             };
             match step {
                 Step::Stop => break,
                 Step::Contradiction => search.stats.backtracks += 1,
                 Step::Ok if board.empty == 0 => {
-                    if !search.solution(&board.grid) {
+                    if !search.solution(&board.answer()) {
                         break;
                     }
                 }
@@ -246,6 +283,9 @@ fn solve<B: Bits>(
     search.stats.bump("forced", forced);
     if hidden {
         search.stats.bump("forced_hidden", forced_hidden);
+    }
+    if puzzle.has_cages() {
+        search.stats.bump("cage_removals", cage.cage_removals);
     }
     search.finish()
 }

@@ -48,6 +48,20 @@
 //!   diagonal at most once (the source restores `_numbers` from a saved copy and recomputes
 //!   `mcol`/`msec`, which gives the same masks).
 //!
+//! # Cages (killer sudoku): an extension, not the source's method
+//!
+//! A cage is checked where the source checks its masks, when a position is tested for the
+//! digit of the level: beside the column, region and cell masks, the cage of the cell must
+//! not hold the digit yet (a digit mask per cage), and its sum must stay reachable. Levels
+//! go in increasing digit order, so once digit `d` is in a cage its other empty cells will
+//! receive distinct digits above `d`: the sum the cage has left must lie between the least
+//! and the greatest sums of that many distinct digits of `d + 1..=N`. For the last empty cell
+//! of a cage the test is exact, so a complete grid satisfies every cage. The cage state
+//! (digits, their total, cells filled) is updated on each placement and undone with it. A
+//! level that leaves a cage unreachable is still found out only when a later digit is
+//! placed in that cage, so 9x9 killers, which have no givens, often take millions of
+//! placements.
+//!
 //! # Behaviour
 //!
 //! There is no propagation and the order is fixed (digits ascending, rows top to bottom,
@@ -81,7 +95,7 @@
 
 use super::bits::Bits;
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Status};
-use crate::puzzle::Puzzle;
+use crate::puzzle::{completable, Puzzle};
 
 pub static INFO: EngineInfo = EngineInfo {
     name: "bitmask",
@@ -90,7 +104,8 @@ pub static INFO: EngineInfo = EngineInfo {
     source: "blog post \"Resolver un Sudoku como un problema de optimización\" (Spanish, \
              2017; C#, Visual Studio 2015): BuildMatrix, ProcessNextNumber",
     nodes: "placements tried: a listed position of the row that passes the column, \
-            box/region, diagonal and taken-cell masks and receives the digit",
+            box/region, diagonal and taken-cell masks (and the cage check) and receives the \
+            digit",
     counters: "guesses = row visits (arriving at a row of a level from above) with two or \
                more positions passing the masks; backtracks = row visits with no position \
                passing the masks (dead ends); failed_rows = row visits that exhaust the row's \
@@ -98,7 +113,8 @@ pub static INFO: EngineInfo = EngineInfo {
                precomputed (digit, row) -> positions table",
     sides: Sides::Any,
     search_tree: true,
-    capabilities: "boxes R x C, jigsaw regions, X-sudoku diagonals; any side up to the \
+    capabilities: "boxes R x C, jigsaw regions, X-sudoku diagonals; killer cages (a digit \
+                   mask and a sum bound per cage, tested with the masks); any side up to the \
                    model's maximum; no options",
     make,
     variants: super::no_variants,
@@ -114,6 +130,10 @@ fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
 pub struct Bitmask;
 
 impl Engine for Bitmask {
+    fn supports_cages(&self) -> bool {
+        true
+    }
+
     fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
         let mut search = Search::new(limits);
         if puzzle.clash().is_some() {
@@ -316,11 +336,23 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
     let (mut d, mut r) = (0usize, 0usize);
     let mut arriving = true;
 
-    // Whether position `c` passes the masks of the current level for row `r`, given the row's
-    // `blocked` columns (see below).
+    let mut cages = CageState::<B>::new(puzzle);
+    // Whether position `c` passes the masks of the current level `d` for row `r`, given the
+    // row's `blocked` columns (see below), and the cage check with cages.
     #[inline(always)]
-    fn passes<B: Bits>(c: Cand, blocked: B, regions: B) -> bool {
-        !blocked.contains(c.col as usize) && !regions.contains(c.region as usize)
+    fn passes<B: Bits>(
+        c: Cand,
+        blocked: B,
+        regions: B,
+        cages: &Option<CageState<B>>,
+        cell: usize,
+        d: usize,
+    ) -> bool {
+        !blocked.contains(c.col as usize)
+            && !regions.contains(c.region as usize)
+            && cages
+                .as_ref()
+                .map_or(true, |k| k.allows(cell + c.col as usize, d))
     }
 
     loop {
@@ -337,17 +369,21 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
             blocked.insert(n - 1 - r);
         }
         let regions = m.regions;
+        let row = r * n;
+        let pass = |v: u32, cages: &Option<CageState<B>>| {
+            passes(Cand::unpack(v), blocked, regions, cages, row, d)
+        };
         let mut i;
         if arriving {
             arriving = false;
             count_at_visit[pos] = search.count();
             i = start[pos] as usize;
-            while i < end && !passes(Cand::unpack(cands[i]), blocked, regions) {
+            while i < end && !pass(cands[i], &cages) {
                 i += 1;
             }
             if i < end {
                 let mut j = i + 1;
-                while j < end && !passes(Cand::unpack(cands[j]), blocked, regions) {
+                while j < end && !pass(cands[j], &cages) {
                     j += 1;
                 }
                 if j < end {
@@ -358,7 +394,7 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
             }
         } else {
             i = idx[pos] as usize;
-            while i < end && !passes(Cand::unpack(cands[i]), blocked, regions) {
+            while i < end && !pass(cands[i], &cages) {
                 i += 1;
             }
         }
@@ -379,6 +415,9 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
                 m.anti |= col + r == n - 1;
             }
             grid[r * n + col] = (d + 1) as u16;
+            if let Some(k) = cages.as_mut() {
+                k.set(r * n + col, d, true);
+            }
             if r + 1 < n {
                 r += 1;
                 arriving = true;
@@ -398,6 +437,9 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
             }
             // Go on as if this placement had failed.
             undo(Cand::unpack(cands[i]), r, n, &mut taken, &mut m);
+            if let Some(k) = cages.as_mut() {
+                k.set(r * n + col, d, false);
+            }
             idx[pos] += 1;
             continue;
         }
@@ -421,19 +463,91 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
             break; // row 1 of level 1 exhausted: the search space is exhausted
         }
         let pos = d * n + r;
-        undo(
-            Cand::unpack(cands[idx[pos] as usize]),
-            r,
-            n,
-            &mut taken,
-            &mut m,
-        );
+        let c = Cand::unpack(cands[idx[pos] as usize]);
+        undo(c, r, n, &mut taken, &mut m);
+        if let Some(k) = cages.as_mut() {
+            k.set(r * n + c.col as usize, d, false);
+        }
         idx[pos] += 1;
     }
 
     search.stats.guesses = guesses;
     search.stats.backtracks = backtracks;
     search.stats.bump("failed_rows", failed_rows);
+}
+
+/// The cages (killer) as the levels fill them: digits, their total and the cells filled per
+/// cage.
+struct CageState<B> {
+    /// Cage of each cell, `u32::MAX` for none.
+    cage_of: Vec<u32>,
+    sum: Vec<u32>,
+    len: Vec<u32>,
+    digits: Vec<B>,
+    total: Vec<u32>,
+    filled: Vec<u32>,
+    n: u32,
+}
+
+impl<B: Bits> CageState<B> {
+    /// `None` for a puzzle without cages.
+    fn new(puzzle: &Puzzle) -> Option<Self> {
+        let set = puzzle.cage_set()?;
+        let cells = puzzle.geometry().cells();
+        let cage_of = (0..cells)
+            .map(|c| set.cage_of(c).map_or(u32::MAX, |k| k as u32))
+            .collect();
+        let k = set.len();
+        Some(CageState {
+            cage_of,
+            sum: set.cages().iter().map(|c| c.sum()).collect(),
+            len: set.cages().iter().map(|c| c.len() as u32).collect(),
+            digits: vec![B::EMPTY; k],
+            total: vec![0; k],
+            filled: vec![0; k],
+            n: puzzle.n() as u32,
+        })
+    }
+
+    /// Whether digit `d` (0-based, the current level) may go in `cell`: its cage does not
+    /// hold `d`, and the cage's sum is still reachable once `d` is in, by distinct digits
+    /// above `d` in the cage's other empty cells (they are filled at later levels).
+    #[inline]
+    fn allows(&self, cell: usize, d: usize) -> bool {
+        let k = self.cage_of[cell];
+        if k == u32::MAX {
+            return true;
+        }
+        let k = k as usize;
+        if self.digits[k].contains(d) {
+            return false;
+        }
+        let total = self.total[k] + d as u32 + 1;
+        if total > self.sum[k] {
+            return false;
+        }
+        let rest = (self.len[k] - self.filled[k] - 1) as usize;
+        completable(self.sum[k] - total, rest, d as u32 + 2..=self.n)
+    }
+
+    /// Records (`on`) or removes the placement of `d` (0-based) in `cell`.
+    #[inline]
+    fn set(&mut self, cell: usize, d: usize, on: bool) {
+        let k = self.cage_of[cell];
+        if k == u32::MAX {
+            return;
+        }
+        let k = k as usize;
+        if on {
+            self.digits[k].insert(d);
+            self.total[k] += d as u32 + 1;
+            self.filled[k] += 1;
+        } else {
+            self.digits[k].remove(d);
+            self.total[k] -= d as u32 + 1;
+            self.filled[k] -= 1;
+        }
+    }
 }
 
 /// Removes the placement of row `r` at position `c` from the masks. A level holds each

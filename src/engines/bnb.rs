@@ -41,6 +41,14 @@
 //!     complete board, has key 0 and leaves at once); ties go to the node queued first.
 //!     Computing the key is not counted in any counter.
 //! - The live-node queue is bounded (see below); the source's is not.
+//! - **Cages (killer sudoku), an extension.** `es_factible` is the test of a digit against
+//!   the rules by scanning the board; with cages it also scans the cell's cage: `k` must not
+//!   be in it, the cage's digits with `k` must not pass its sum, and the sum left must lie
+//!   between the least and the greatest sums of as many distinct digits unused in the cage as
+//!   it has other empty cells (the bound of the `backtrack` engine). For the cage's last
+//!   empty cell the test is exact, so every complete board is a solution. Breadth first, a
+//!   9x9 killer (no givens) can grow the queue past `max_live`: `order=lifo` or `best` then
+//!   answers it with the same tree depth first.
 //!
 //! # Counters
 //!
@@ -68,7 +76,7 @@
 //! whole process peaked at 0.94 GiB resident when measured.
 
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
-use crate::puzzle::{Geometry, Puzzle};
+use crate::puzzle::{completable, CageSet, Geometry, Puzzle};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -94,7 +102,8 @@ pub static INFO: EngineInfo = EngineInfo {
                feasible digit; max_live = largest queue length",
     sides: Sides::Any,
     search_tree: true,
-    capabilities: "any N the model accepts, boxes, jigsaw regions, diagonals; option \
+    capabilities: "any N the model accepts, boxes, jigsaw regions, diagonals; killer cages \
+                   (es_factible also scans the cage: digit unused, sum still reachable); option \
                    order=fifo (default, breadth-first as in the source) | lifo (depth-first) \
                    | best (fewest feasible digits in the next empty cell first, ties by \
                    insertion order); live queue bounded by max_live and a 1 GiB board budget \
@@ -146,6 +155,10 @@ pub struct Bnb {
 }
 
 impl Engine for Bnb {
+    fn supports_cages(&self) -> bool {
+        true
+    }
+
     fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
         if puzzle.n() <= u8::MAX as usize {
             solve_with::<u8>(puzzle, limits, self.order)
@@ -299,6 +312,11 @@ struct Run<'a, 'l, T> {
     /// Buffer for reporting a solution as `u16` digits.
     out: Vec<u16>,
     work: u64,
+    /// The cages (killer), checked by `es_factible` beside the houses.
+    cages: Option<&'a CageSet>,
+    /// Buffer for the cage check: `cage_mark[d] == cage_stamp` means `d` is in the cage.
+    cage_mark: Vec<u64>,
+    cage_stamp: u64,
 }
 
 fn solve_with<T: Digit>(puzzle: &Puzzle, limits: &Limits, order: Order) -> Outcome {
@@ -332,6 +350,9 @@ fn solve_with<T: Digit>(puzzle: &Puzzle, limits: &Limits, order: Order) -> Outco
         stamp: 0,
         out: vec![0; cells],
         work: 0,
+        cages: puzzle.cage_set(),
+        cage_mark: vec![0; geometry.n() + 1],
+        cage_stamp: 0,
     };
     // The root: the puzzle at the first cell.
     let root: Vec<T> = givens.iter().map(|&d| T::from_u16(d)).collect();
@@ -413,15 +434,53 @@ impl<T: Digit> Run<'_, '_, T> {
     }
 
     /// `es_factible`: `k` at `cell` repeats nothing in any house of the cell, found by
-    /// scanning the board.
-    fn feasible(&self, board: &[T], cell: usize, k: u16) -> bool {
-        let k = T::from_u16(k);
+    /// scanning the board; with cages, also the cage check ([`Run::cage_allows`]).
+    fn feasible(&mut self, board: &[T], cell: usize, k: u16) -> bool {
+        let d = T::from_u16(k);
         self.geometry.houses_of(cell).iter().all(|&h| {
             self.geometry
                 .house(h as usize)
                 .iter()
-                .all(|&c| c as usize == cell || board[c as usize] != k)
-        })
+                .all(|&c| c as usize == cell || board[c as usize] != d)
+        }) && self.cage_allows(board, cell, k)
+    }
+
+    /// The cage of `cell`, scanned on the board: `k` is not in it, its digits with `k` do
+    /// not pass its sum, and the sum left lies between the least and the greatest sums of
+    /// as many distinct digits unused in the cage as it has empty cells left (exact when
+    /// `cell` is its last empty cell).
+    fn cage_allows(&mut self, board: &[T], cell: usize, k: u16) -> bool {
+        let Some(set) = self.cages else {
+            return true;
+        };
+        let Some(i) = set.cage_of(cell) else {
+            return true;
+        };
+        let cage = &set.cages()[i];
+        self.cage_stamp += 1;
+        let stamp = self.cage_stamp;
+        let (mut total, mut empty) = (k as u32, 0usize);
+        for &c in cage.cells() {
+            let d = board[c as usize].to_u16();
+            if c as usize == cell {
+                continue;
+            }
+            if d == 0 {
+                empty += 1;
+            } else if d == k {
+                return false;
+            } else {
+                self.cage_mark[d as usize] = stamp;
+                total += d as u32;
+            }
+        }
+        self.work += (cage.len() + self.geometry.n()) as u64;
+        if total > cage.sum() {
+            return false;
+        }
+        let mark = &self.cage_mark;
+        let free = (1..mark.len() as u32).filter(|&e| e != k as u32 && mark[e as usize] != stamp);
+        completable(cage.sum() - total, empty, free)
     }
 
     /// Reports a complete board as a solution (`mostrarPorPantalla`). False: stop.

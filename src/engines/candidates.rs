@@ -51,10 +51,15 @@ pub(crate) enum Step {
     Stop,
 }
 
+/// The mark of a void cell (combined layouts) in [`Board::grid`]: a filled cell for every
+/// rule of the board (no candidate, never chosen), in no house; [`Board::answer`] writes it
+/// back as 0.
+pub(crate) const VOID: u16 = u16::MAX;
+
 /// A board: digits, candidates, digits placed per house.
 #[derive(Clone, Debug)]
 pub(crate) struct Board<B> {
-    /// Digit of each cell, `1..=N`, `0` = empty.
+    /// Digit of each cell, `1..=N`, `0` = empty, [`VOID`] for a void cell.
     pub grid: Vec<u16>,
     /// Candidates of each empty cell (bit `d` = digit `d + 1`); `EMPTY` for a filled cell.
     pub cand: Vec<B>,
@@ -82,6 +87,13 @@ impl<B: Bits> Board<B> {
         let geo = puzzle.geometry();
         self.grid.clear();
         self.grid.extend_from_slice(puzzle.givens());
+        if geo.void_cells() > 0 {
+            for (c, d) in self.grid.iter_mut().enumerate() {
+                if geo.is_void(c) {
+                    *d = VOID;
+                }
+            }
+        }
         self.placed.clear();
         self.placed.resize(geo.house_count(), B::EMPTY);
         self.cand.clear();
@@ -109,6 +121,19 @@ impl<B: Bits> Board<B> {
             }
         }
         true
+    }
+
+    /// The grid as an answer: the board's digits, void cells 0.
+    pub fn answer(&self) -> std::borrow::Cow<'_, [u16]> {
+        if !self.grid.contains(&VOID) {
+            return std::borrow::Cow::Borrowed(&self.grid);
+        }
+        std::borrow::Cow::Owned(
+            self.grid
+                .iter()
+                .map(|&d| if d == VOID { 0 } else { d })
+                .collect(),
+        )
     }
 
     /// Sets every candidate set from the digits placed per house (used after restoring a board
@@ -163,6 +188,28 @@ impl<B: Bits> Board<B> {
             }
         }
         true
+    }
+
+    /// Keeps only the candidates of `keep` in cell `c` (nothing happens to a filled cell).
+    /// Queues the cell if this leaves it one candidate. Returns the number of candidates
+    /// removed, or `None` if none is left (the board must then be abandoned).
+    pub fn restrict(&mut self, c: usize, keep: B, queue: &mut Queue) -> Option<u32> {
+        if self.grid[c] != 0 {
+            return Some(0);
+        }
+        let old = self.cand[c];
+        let new = old.and(keep);
+        if new == old {
+            return Some(0);
+        }
+        self.cand[c] = new;
+        if new.is_empty() {
+            return None;
+        }
+        if new.is_single() {
+            queue.push(c);
+        }
+        Some(old.count() - new.count())
     }
 
     /// Removes candidate `d` from cell `p` if it has it (only empty cells have candidates);

@@ -49,6 +49,17 @@
 //! further per guess. Without a bivalue cell, the first cell with fewest candidates. Boards are saved on a fixed stack of 81 frames (one per guessed cell), so a
 //! solver allocates nothing per puzzle. Counting continues after a solution until the cap.
 //!
+//! # Killer cages: unsupported
+//!
+//! Puzzles with cages are answered `unsupported`. Propagation never places one digit at a
+//! time: naked singles come out of bit-sliced counting over the nine words of a band, hidden
+//! singles out of row and column words, so there is no placement at which a cage check (its
+//! digit mask, its sum) could run. A cage must be read across the nine digit words and, when
+//! it crosses a band border, across two or three bands, which the word-parallel band update
+//! treats independently. Cage reasoning would be a second propagation over cell digits
+//! beside the band one; the `human` engine does that on its candidate board and solves every
+//! 9x9 killer of the shared set in under a millisecond at the median (docs/engines.md).
+//!
 //! # Counters
 //!
 //! - `nodes`: alternatives tried at guess points (each digit tried on a guessed cell, the first
@@ -101,7 +112,11 @@ pub static INFO: EngineInfo = EngineInfo {
     sides: Sides::Only(9),
     search_tree: true,
     capabilities: "classic 9x9 with 3x3 boxes, and X-sudoku 9x9 (diagonals); any other geometry \
-                   is unsupported; counts solutions up to the cap; no options",
+                   is unsupported; killer cages are unsupported (its digits are placed in bulk \
+                   by word operations over bands, with no per-placement hook where a cage \
+                   check would go, and a cage crossing bands couples words the band update \
+                   treats apart: see the module doc); counts solutions up to the cap; no \
+                   options",
     make,
     variants: super::no_variants,
 };

@@ -47,7 +47,8 @@
 //!   digits placed per house; for sides up to 64 the candidates are saved too, because copying
 //!   them is cheaper than recomputing them, and above that they are recomputed on restore (by
 //!   definition they are the digits absent from a cell's houses, so both give the same board;
-//!   recomputing keeps a saved 1024 x 1024 board at 2 MiB instead of 130 MiB). On a
+//!   recomputing keeps a saved 1024 x 1024 board at 2 MiB instead of 130 MiB; with cages,
+//!   always saved, see below). On a
 //!   contradiction the last saved board is restored and its cell's next candidate is placed;
 //!   the board is dropped from the stack when its last candidate is taken. The stack honours
 //!   `max_live` (read as the number of saved boards) and a cap of 2 GiB of saved boards, and
@@ -55,6 +56,23 @@
 //! - **All solutions.** A complete board is a solution. To count solutions up to
 //!   `max_solutions` (1 first, 2 prove uniqueness, 0 all) the search continues by restoring the
 //!   last saved board as if this branch had failed (without counting a dead end).
+//!
+//! # Cages (killer sudoku): an extension, not the source's method
+//!
+//! The source knows no cages. With cages, the loop gains one step between the fillers and the
+//! Guess Filler, the cage step of [`cage_rules`](super::cage_rules) (its module doc states it
+//! precisely): when steps 1 and 2 stall, every sum rule is applied once, in order: the
+//! cages, then the innie/outie remainders of the rows, columns, boxes and their runs (the
+//! "rule of 45"). A rule keeps in each of its empty cells only the digits of its feasible
+//! combinations (distinct digits, none already placed in it, adding up to what its sum has
+//! left, every cell covered); a digit every combination needs is placed when one cell of the
+//! rule can take it, and removed from the rest of a house holding all the cells that can.
+//! If the pass changed anything the loop goes back to step 1, else to step 3. A rule with no
+//! feasible combination is a contradiction (step 4), and a complete board goes through one
+//! pass, which checks every cage, before it is a solution.
+//!
+//! The candidates are then no longer the digits absent from a cell's houses, so with cages
+//! the saved boards always keep their candidates.
 //!
 //! # Counters
 //!
@@ -69,10 +87,17 @@
 //!   Deep Filler. Fills made on a board later found contradictory count too (they were made);
 //!   on such a board the fills made before the contradiction is noticed depend on the order
 //!   above.
+//! - With cages only: `cage_removals`, candidates removed by the cage rules (combinations,
+//!   and a required digit removed from a house); `remainder_removals`, the same by the
+//!   innie/outie rules; `cage_singles`, cells filled because a digit every combination of a
+//!   rule needs had one cell left; `remainder_rules`, innie/outie rules the puzzle has (one to
+//!   three cells each, found before the search). Naked singles made by these steps are filled
+//!   by the Basic Filler and count in `naked_singles`.
 //!
 //! Puzzles whose givens clash are `unsat` before any search (no node, no dead end).
 
 use super::bits::Bits;
+use super::cage_rules::{CageCounts, CageRules};
 use super::candidates::{Meter, Step, Workspace};
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
 use crate::puzzle::Puzzle;
@@ -87,13 +112,18 @@ pub static INFO: EngineInfo = EngineInfo {
     nodes: "alternatives tried at guess points: each (cell, digit) placed by the Guess Filler; \
             fills are not nodes (a puzzle solved by filling alone has 0)",
     counters: "guesses = guess points (cells guessed on, >= 2 candidates each); backtracks = dead \
-               ends (boards found contradictory: an empty cell without candidate or a digit \
-               without place in a house); naked_singles / hidden_singles = cells filled by \
-               Basic Filler / Deep Filler",
+               ends (boards found contradictory: an empty cell without candidate, a digit \
+               without place in a house, a cage or remainder with no feasible combination); \
+               naked_singles / hidden_singles = cells filled by Basic Filler / Deep Filler; \
+               killer only: cage_removals / remainder_removals = candidates removed by the \
+               cage rules / the innie-outie rules, cage_singles = cells filled because a \
+               digit every combination of a rule needs had one cell left, remainder_rules = \
+               innie/outie rules found (1 to 3 cells each)",
     sides: Sides::Any,
     search_tree: true,
     capabilities: "any geometry (boxes, jigsaw regions, diagonals), any side up to MAX_SIDE; \
-                   counts solutions up to the cap; no options",
+                   killer cages (cage combinations, innies and outies: an extension of the \
+                   source); counts solutions up to the cap; no options",
     make,
     variants: super::no_variants,
 };
@@ -109,6 +139,16 @@ struct Human {
 }
 
 impl Engine for Human {
+    fn supports_cages(&self) -> bool {
+        true
+    }
+
+    /// Every layout: the board is written from the house list, and a void cell is a filled
+    /// cell in no house ([`super::candidates::VOID`]).
+    fn supports_geometry(&self, _: &crate::puzzle::Geometry) -> bool {
+        true
+    }
+
     fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Outcome {
         crate::with_bits!(puzzle.n(), B => {
             let mut ws = Workspace::<B>::take(&mut self.workspace);
@@ -132,7 +172,11 @@ fn solve<B: Bits>(ws: &mut Workspace<B>, puzzle: &Puzzle, limits: &Limits) -> Ou
     } = ws;
     let net = peers.net(puzzle.shared_geometry());
     let geo = net.geo;
-    saved.reset(geo, geo.n() <= 64);
+    // Cage reasoning removes candidates the digits alone do not: with cages the candidates
+    // are always saved.
+    saved.reset(geo, geo.n() <= 64 || puzzle.has_cages());
+    let rules = CageRules::new(puzzle, true);
+    let mut cage = CageCounts::default();
     // Cell guessed on and its candidates not yet tried, one per saved board.
     let mut frames: Vec<(usize, B)> = Vec::new();
     // Cells filled by Basic Filler and by Deep Filler.
@@ -149,7 +193,16 @@ fn solve<B: Bits>(ws: &mut Workspace<B>, puzzle: &Puzzle, limits: &Limits) -> Ou
             // Steps 1, 2 and 4 until the fillers stall, the board is complete or a
             // contradiction is found.
             let hidden = Some(&mut hidden);
-            board.fill_singles(&net, queue, &mut naked, hidden, &mut meter, &mut search)
+            rules.propagate(
+                board,
+                &net,
+                queue,
+                &mut naked,
+                hidden,
+                &mut cage,
+                &mut meter,
+                &mut search,
+            )
         };
         match step {
             Step::Stop => break,
@@ -157,7 +210,7 @@ fn solve<B: Bits>(ws: &mut Workspace<B>, puzzle: &Puzzle, limits: &Limits) -> Ou
                 search.stats.backtracks += 1;
             }
             Step::Ok if board.empty == 0 => {
-                if !search.solution(&board.grid) {
+                if !search.solution(&board.answer()) {
                     break;
                 }
             }
@@ -215,6 +268,16 @@ fn solve<B: Bits>(ws: &mut Workspace<B>, puzzle: &Puzzle, limits: &Limits) -> Ou
 
     search.stats.bump("naked_singles", naked);
     search.stats.bump("hidden_singles", hidden);
+    if puzzle.has_cages() {
+        search.stats.bump("cage_removals", cage.cage_removals);
+        search
+            .stats
+            .bump("remainder_removals", cage.remainder_removals);
+        search.stats.bump("cage_singles", cage.cage_singles);
+        search
+            .stats
+            .bump("remainder_rules", rules.remainders() as u64);
+    }
     search.finish()
 }
 

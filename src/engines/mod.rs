@@ -18,6 +18,7 @@ pub mod binary;
 pub mod bitmask;
 pub mod bits;
 pub mod bnb;
+mod cage_rules;
 mod candidates;
 pub mod dlx;
 pub mod fast;
@@ -259,7 +260,8 @@ pub fn make(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Stri
 pub fn run(engine: &mut dyn Engine, puzzle: &Puzzle, limits: &Limits) -> Outcome {
     if puzzle.has_cages() && !engine.supports_cages() {
         return Outcome::unsupported(
-            "this engine does not enforce cages (killer sudoku); backtrack does",
+            "this engine does not enforce cages (killer sudoku); human, dlx, backtrack, binary, \
+             bnb and bitmask do",
         );
     }
     if !engine.supports_geometry(puzzle.geometry()) {

@@ -48,6 +48,24 @@ pub fn sum_range(k: usize, n: usize) -> Option<(u32, u32)> {
     Some((k * (k + 1) / 2, k * (2 * n - k + 1) / 2))
 }
 
+/// Whether `rest` more cells of a cage can add up to `need` with distinct digits taken from
+/// `free` (ascending): `need` lies between the sums of the `rest` smallest and the `rest`
+/// largest of them. Necessary for a completion, not sufficient; with `rest = 0`, exact.
+pub fn completable<I>(need: u32, rest: usize, free: I) -> bool
+where
+    I: DoubleEndedIterator<Item = u32> + Clone,
+{
+    if rest == 0 {
+        return need == 0;
+    }
+    if free.clone().take(rest).count() < rest {
+        return false;
+    }
+    let least: u32 = free.clone().take(rest).sum();
+    let most: u32 = free.rev().take(rest).sum();
+    (least..=most).contains(&need)
+}
+
 /// Why a set of cages cannot be attached to a grid. Cages are numbered from 1, in the order
 /// given; cells are row-major numbers, reported as `r<row>c<column>` from 1.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -244,6 +262,18 @@ mod tests {
         assert_eq!(sum_range(9, 9), Some((45, 45)));
         assert_eq!(sum_range(10, 9), None);
         assert_eq!(sum_range(3, 4), Some((6, 9)));
+    }
+
+    #[test]
+    fn completable_bounds_the_rest() {
+        let free = || [1u32, 2, 5, 9].into_iter();
+        assert!(completable(0, 0, free()));
+        assert!(!completable(1, 0, free()));
+        assert!(completable(3, 2, free()));
+        assert!(completable(14, 2, free()));
+        assert!(!completable(2, 2, free()));
+        assert!(!completable(15, 2, free()));
+        assert!(!completable(17, 5, free()));
     }
 
     #[test]
