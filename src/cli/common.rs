@@ -17,6 +17,10 @@ pub enum FormatArg {
     Line,
     Grid,
     Jigsaw,
+    /// The killer text format (docs/formats.md).
+    Killer,
+    /// puzzlekit JSON (KillerSudoku).
+    Puzzlekit,
 }
 
 /// How to read puzzle files; shared by every subcommand that reads puzzles.
@@ -61,6 +65,8 @@ impl InputArgs {
                 FormatArg::Line => Format::Line,
                 FormatArg::Grid => Format::Grid,
                 FormatArg::Jigsaw => Format::Jigsaw,
+                FormatArg::Killer => Format::Killer,
+                FormatArg::Puzzlekit => Format::Puzzlekit,
             }),
             box_shape: self.box_shape,
             alphabet: self.alphabet()?,
@@ -95,6 +101,10 @@ impl InputArgs {
 pub enum OutputArg {
     Line,
     Grid,
+    /// The killer text format: each solution as a solved puzzle with its cages.
+    Killer,
+    /// One puzzlekit JSON document: each killer with its first solution.
+    Puzzlekit,
 }
 
 impl OutputArg {
@@ -102,6 +112,8 @@ impl OutputArg {
         match self {
             OutputArg::Line => OutputFormat::Line,
             OutputArg::Grid => OutputFormat::Grid,
+            OutputArg::Killer => OutputFormat::Killer,
+            OutputArg::Puzzlekit => OutputFormat::Puzzlekit,
         }
     }
 }

@@ -139,6 +139,7 @@
 //! [`SourcedPuzzle::form`] tells in which form each puzzle was read, to answer in kind.
 
 mod grid;
+mod killer;
 mod line;
 mod puzzlekit;
 mod text;
@@ -147,6 +148,8 @@ mod write;
 #[cfg(test)]
 mod tests;
 
+pub use killer::{write_killer, write_killer_grid};
+pub use puzzlekit::{write_puzzlekit, PuzzlekitEntry, WriteError};
 pub use write::{
     format_of_output, push_default_line, write_grid, write_grid_with_layout, write_puzzle,
 };
@@ -169,6 +172,8 @@ pub enum Format {
     Jigsaw,
     /// puzzlekit JSON (killer sudoku), detected by its leading `{`.
     Puzzlekit,
+    /// The killer text format: a header `killer N ...`, then keyword sections.
+    Killer,
 }
 
 /// Output formats for grids.
@@ -178,6 +183,10 @@ pub enum OutputFormat {
     Line,
     /// `N` rows of `N` cells.
     Grid,
+    /// The killer text format ([`write_killer`]): header, givens, regions, cages and sums.
+    Killer,
+    /// puzzlekit JSON ([`write_puzzlekit`]), killer puzzles only.
+    Puzzlekit,
 }
 
 /// Symbols of digits `1..=N` in the line format and in symbolic grid tokens.
@@ -508,6 +517,16 @@ pub enum ParseErrorKind {
     Geometry(GeometryError),
     /// The puzzle model rejected the givens. Unreachable in practice, as above.
     Grid(GridError),
+    /// Killer text format: the line is not what the format has there. At the token.
+    Killer {
+        /// What the format expects there.
+        expected: String,
+        /// What was found.
+        found: String,
+    },
+    /// Killer text format: a cage the model refuses (disconnected, too large, unreachable
+    /// sum). At the cage's sum in `sums`.
+    Cage(crate::puzzle::CageError),
 }
 
 impl fmt::Display for ParseErrorKind {
@@ -631,6 +650,8 @@ impl fmt::Display for ParseErrorKind {
             ),
             Geometry(e) => write!(f, "{e}"),
             Grid(e) => write!(f, "{e}"),
+            Killer { expected, found } => write!(f, "expected {expected}, found {found}"),
+            Cage(e) => write!(f, "{e}"),
         }
     }
 }
@@ -693,6 +714,9 @@ pub fn detect_format_with(text: &str, alphabet: Option<&Alphabet>) -> Format {
     let Some((_, first)) = text::meaningful_lines(text).next() else {
         return Format::Grid;
     };
+    if killer::looks_like_killer(first) {
+        return Format::Killer;
+    }
     let mut words = first.split_whitespace();
     let t1 = words.next().unwrap_or("");
     if let Some(t2) = words.next() {
@@ -746,6 +770,7 @@ pub fn read_str(
             }
         }
         Format::Puzzlekit => return puzzlekit::read(&reader.ctx, options.diagonals),
+        Format::Killer => killer::read(&mut reader)?,
     }
     if reader.out.is_empty() {
         return Err(reader.ctx.error_at_end(ParseErrorKind::NoPuzzle));
@@ -843,9 +868,25 @@ impl Reader<'_> {
         name: Option<String>,
         form: OutputFormat,
     ) -> Result<(), ParseErrorKind> {
+        let diagonals = self.options.diagonals;
+        self.push_with(n, layout, givens, line, name, form, diagonals)
+    }
+
+    /// [`Reader::push`] with the diagonals given (the killer format's header names them).
+    #[allow(clippy::too_many_arguments)]
+    fn push_with(
+        &mut self,
+        n: usize,
+        layout: Layout,
+        givens: Vec<u16>,
+        line: usize,
+        name: Option<String>,
+        form: OutputFormat,
+        diagonals: bool,
+    ) -> Result<(), ParseErrorKind> {
         let geometry = self
             .cache
-            .get(n, layout, self.options.diagonals)
+            .get(n, layout, diagonals)
             .map_err(ParseErrorKind::Geometry)?;
         let puzzle = Puzzle::new(geometry, givens).map_err(ParseErrorKind::Grid)?;
         self.out.push(SourcedPuzzle {
