@@ -239,7 +239,7 @@ fn read_one<'a>(
     if let Some(&(_, l, a)) = lines.peek() {
         if is_section(l, a, "givens") {
             lines.next();
-            rows(lines, "a givens", &mut |n2, l2, a2| {
+            rows(lines, "givens", &mut |n2, l2, a2| {
                 parse_row(r, n2, l2, a2, Some(n), &mut givens).map(|_| ())
             })?;
         }
@@ -261,7 +261,7 @@ fn read_one<'a>(
         }
         let mut names = RegionNames::with_capacity(n * n);
         let mut first_at = None;
-        rows(lines, "a regions", &mut |n2, l2, a2| {
+        rows(lines, "regions", &mut |n2, l2, a2| {
             first_at.get_or_insert((n2, l2, a2));
             tokens_row(ctx, n, n2, l2, a2, &mut |t| names.push(t))
         })?;
@@ -284,7 +284,7 @@ fn read_one<'a>(
             lines.next();
             let mut ids: Vec<&'a str> = Vec::with_capacity(n * n);
             let mut where_: Vec<(usize, &'a str, usize)> = Vec::with_capacity(n * n);
-            rows(lines, "a cages", &mut |n2, l2, a2| {
+            rows(lines, "cages", &mut |n2, l2, a2| {
                 tokens_row(ctx, n, n2, l2, a2, &mut |t| {
                     ids.push(t);
                     where_.push((n2, l2, offset_in(l2, t)));
