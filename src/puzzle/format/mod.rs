@@ -4,7 +4,7 @@
 //! # Input formats
 //!
 //! A file holds one or more puzzles, all in one format. The format is detected from the start
-//! of the file (see [Detection](#detection)) or forced with `--format line|grid|jigsaw`
+//! of the file (see [Detection](#detection)) or forced with `--format line|grid|jigsaw|killer|puzzlekit`
 //! ([`ReadOptions::format`]). In every format, a line whose first non-blank character is `#`
 //! is a comment, Windows line ends (`\r\n`) are accepted, and a UTF-8 byte-order mark at the
 //! start is skipped. The file name `-` reads standard input.
@@ -102,10 +102,17 @@
 //! `--diagonals` ([`ReadOptions::diagonals`]) adds the two main diagonals as houses to every puzzle
 //! of the file (boxed or jigsaw).
 //!
+//! ## Killer text (`killer`)
+//!
+//! A header `killer N [box=RxC] [regions] [diagonals]`, then keyword sections `givens`,
+//! `regions`, `cages` and `sums`: see src/puzzle/format/killer.rs (and [`write_killer`]).
+//!
 //! ## Detection
 //!
-//! Without `--format`, the first meaningful (non-blank, non-comment) line decides:
+//! Without `--format`, a file whose first non-blank character is `{` is puzzlekit JSON, and
+//! otherwise the first meaningful (non-blank, non-comment) line decides:
 //!
+//! - **killer** if it is `killer` followed by a number;
 //! - **jigsaw** if it holds two strings of the same length `N*N`, the second a region layout:
 //!   exactly `N` symbols used `N` times each, no `.`, and some row holding a symbol twice (a
 //!   solution written after its puzzle has no such row, and stays a line puzzle);
@@ -137,6 +144,8 @@
 //! asked for. Reading the output back with the same alphabet gives the same grid.
 //! [`write_puzzle`] also writes the region layout of a jigsaw puzzle, and
 //! [`SourcedPuzzle::form`] tells in which form each puzzle was read, to answer in kind.
+//! A puzzle with cages is always written with them: [`write_puzzle`] writes it in the killer
+//! text format, and [`write_puzzlekit`] writes killers as puzzlekit JSON.
 
 mod grid;
 mod killer;
