@@ -17,6 +17,10 @@ pub enum FormatArg {
     Line,
     Grid,
     Jigsaw,
+    /// The killer text format (docs/formats.md).
+    Killer,
+    /// puzzlekit JSON (KillerSudoku).
+    Puzzlekit,
 }
 
 /// How to read puzzle files; shared by every subcommand that reads puzzles.
@@ -66,6 +70,8 @@ impl InputArgs {
                 FormatArg::Line => Format::Line,
                 FormatArg::Grid => Format::Grid,
                 FormatArg::Jigsaw => Format::Jigsaw,
+                FormatArg::Killer => Format::Killer,
+                FormatArg::Puzzlekit => Format::Puzzlekit,
             }),
             box_shape: self.box_shape,
             alphabet: self.alphabet()?,
@@ -101,6 +107,10 @@ impl InputArgs {
 pub enum OutputArg {
     Line,
     Grid,
+    /// The killer text format: each solution as a solved puzzle with its cages.
+    Killer,
+    /// One puzzlekit JSON document: each killer with its first solution.
+    Puzzlekit,
 }
 
 impl OutputArg {
@@ -108,6 +118,8 @@ impl OutputArg {
         match self {
             OutputArg::Line => OutputFormat::Line,
             OutputArg::Grid => OutputFormat::Grid,
+            OutputArg::Killer => OutputFormat::Killer,
+            OutputArg::Puzzlekit => OutputFormat::Puzzlekit,
         }
     }
 }

@@ -7,12 +7,15 @@ use super::common::{parse_seconds, whole};
 use crate::certify::bundle::BundleWriter;
 use crate::certify::Verdict;
 use crate::engines::EngineSpec;
+use crate::generate::killer::{KillerGenerator, KillerOptions, DEFAULT_KILLER_NODE_LIMIT};
 use crate::generate::{
     auto_order, default_node_limit, GenerateError, GenerateOptions, Generator, Order, Target,
     DEFAULT_ATTEMPTS,
 };
 use crate::puzzle::parse_box;
-use crate::puzzle::{default_box, write_puzzle, OutputFormat, Puzzle};
+use crate::puzzle::{
+    default_box, write_killer, write_puzzle, write_puzzlekit, OutputFormat, Puzzle, PuzzlekitEntry,
+};
 use anyhow::Context;
 use clap::{ArgGroup, Args, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -30,6 +33,12 @@ pub enum GenFormat {
     Line,
     /// Rows of cells, puzzles separated by a blank line.
     Grid,
+    /// The killer text format (header, givens, cages, sums; docs/formats.md): the default
+    /// with --killer.
+    Killer,
+    /// puzzlekit KillerSudoku JSON, like data/variants/killer-janko.json (--killer only, no
+    /// givens).
+    Puzzlekit,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -50,7 +59,7 @@ impl From<OrderArg> for Order {
 }
 
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("target").required(true).args(["clues", "minimal"])))]
+#[command(group(ArgGroup::new("target").required(true).args(["clues", "minimal", "killer"])))]
 pub struct GenerateArgs {
     /// Side N of the grid: 4 to 1024 for boxed grids, up to 128 for X and jigsaw.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize, 1>)]
@@ -75,6 +84,17 @@ pub struct GenerateArgs {
     /// Remove givens until none can be removed (a minimal puzzle).
     #[arg(long)]
     pub minimal: bool,
+
+    /// Killer sudoku (boxed, sides 4 to 16): cages drawn around a random full grid, split
+    /// until the puzzle is unique; no givens unless --killer-givens.
+    #[arg(long, conflicts_with_all = ["jigsaw", "diagonals", "spread", "order", "unchecked",
+          "certify"])]
+    pub killer: bool,
+
+    /// With --killer: keep K givens, drawn at random, besides the cages.
+    #[arg(long, value_name = "K", requires = "killer", allow_negative_numbers = true,
+          value_parser = whole::<usize, 0>)]
+    pub killer_givens: Option<usize>,
 
     /// Spread the holes evenly over rows, columns and boxes/regions (balanced holes,
     /// Ansótegui et al. 2011).
@@ -130,9 +150,9 @@ pub struct GenerateArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<String>,
 
-    /// Output form.
-    #[arg(long, value_enum, default_value_t = GenFormat::Line)]
-    pub format: GenFormat,
+    /// Output form (default: line, or killer with --killer).
+    #[arg(long, value_enum)]
+    pub format: Option<GenFormat>,
 
     /// Also write a certificate of every puzzle to the bundle DIR, as `certify -o DIR` does
     /// (verdict, solution and DRAT proof, checked before it is written; refused if DIR already
@@ -292,6 +312,9 @@ impl Certified {
 }
 
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
+    if args.killer {
+        return run_killer(args);
+    }
     let started = Instant::now();
     let options = args.options();
     let engine = options
@@ -328,9 +351,14 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         }
         bar
     });
-    let form = match args.format {
+    let form = match args.format.unwrap_or(GenFormat::Line) {
         GenFormat::Line => OutputFormat::Line,
         GenFormat::Grid => OutputFormat::Grid,
+        GenFormat::Killer => OutputFormat::Killer,
+        GenFormat::Puzzlekit => anyhow::bail!(
+            "--format puzzlekit writes killer puzzles (KillerSudoku): add --killer, or use \
+             line, grid or killer"
+        ),
     };
     for i in 0..args.count {
         let made = match (generator.next_puzzle(), &mut certified) {
@@ -402,6 +430,107 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             );
             return Ok(ExitCode::from(1));
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `generate --killer`: killer puzzles ([`crate::generate::killer`]) in the killer text format
+/// (one `#` header line, puzzles separated by a blank line) or as one puzzlekit JSON document.
+fn run_killer(args: GenerateArgs) -> anyhow::Result<ExitCode> {
+    let format = args.format.unwrap_or(GenFormat::Killer);
+    let givens = args.killer_givens.unwrap_or(0);
+    match format {
+        GenFormat::Line | GenFormat::Grid => anyhow::bail!(
+            "--format {}: the line and grid forms have no place for a killer's cages; use \
+             --format killer or --format puzzlekit",
+            if format == GenFormat::Line {
+                "line"
+            } else {
+                "grid"
+            }
+        ),
+        GenFormat::Puzzlekit if givens > 0 => anyhow::bail!(
+            "--format puzzlekit: puzzlekit KillerSudoku has no givens; use --format killer with \
+             --killer-givens"
+        ),
+        _ => {}
+    }
+    let options = KillerOptions {
+        size: args.size,
+        box_shape: args.box_shape,
+        givens,
+        seed: args.seed,
+        engine: args.engine.clone(),
+        node_limit: args.node_limit.unwrap_or(DEFAULT_KILLER_NODE_LIMIT),
+        time_limit: args.time_limit,
+    };
+    let engine = options
+        .engine
+        .clone()
+        .map_or_else(|| "dlx".to_string(), |e| e.to_string());
+    let mut command = format!("sudolab generate --size {} --killer", args.size);
+    if let Some((r, c)) = args.box_shape {
+        command += &format!(" --box {r}x{c}");
+    }
+    if givens > 0 {
+        command += &format!(" --killer-givens {givens}");
+    }
+    command += &format!(
+        " --count {} --seed {} --engine {engine} --node-limit {}",
+        args.count, args.seed, options.node_limit
+    );
+    let mut generator = KillerGenerator::new(options)?;
+    let sink: Box<dyn Write> = match &args.output {
+        Some(path) => {
+            Box::new(std::fs::File::create(path).with_context(|| format!("creating {path}"))?)
+        }
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut out = std::io::BufWriter::new(sink);
+    let mut made: Vec<(Puzzle, Vec<u16>)> = Vec::new();
+    let mut stopped = None;
+    for i in 0..args.count {
+        let puzzle = match generator.next_puzzle() {
+            Ok(p) => p,
+            Err(e @ GenerateError::TimeLimit(_)) => {
+                stopped = Some(format!("puzzle {}: {e}", i + 1));
+                break;
+            }
+            Err(e) => {
+                out.flush()?;
+                anyhow::bail!("puzzle {}: {e}", i + 1);
+            }
+        };
+        if format == GenFormat::Killer {
+            if i == 0 {
+                writeln!(out, "# {command}")?;
+            } else {
+                writeln!(out)?;
+            }
+            writeln!(out, "{}", write_killer(&puzzle, None))?;
+        } else {
+            made.push((puzzle, generator.last_solution().to_vec()));
+        }
+    }
+    if format == GenFormat::Puzzlekit && !made.is_empty() {
+        let n = args.size;
+        let entries: Vec<PuzzlekitEntry> = made
+            .iter()
+            .enumerate()
+            .map(|(i, (p, s))| PuzzlekitEntry {
+                id: format!("{}_{n}x{n}", i + 1),
+                puzzle: p,
+                solution: Some(s),
+                source: command.clone(),
+                info: String::new(),
+            })
+            .collect();
+        out.write_all(write_puzzlekit(&entries)?.as_bytes())?;
+    }
+    out.flush().context("writing the puzzles")?;
+    if let Some(why) = stopped {
+        eprintln!("sudolab: {why}: stopped; the unfinished puzzle is not written");
+        return Ok(ExitCode::from(EXIT_TIME_LIMIT));
     }
     Ok(ExitCode::SUCCESS)
 }

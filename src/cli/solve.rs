@@ -3,7 +3,10 @@
 use super::common::{parse_seconds, whole, CnfArgs, InputArgs, OutputArg};
 use crate::engines::{self, EngineSpec, Limits, Outcome};
 use crate::experiment::record::{count_cells, push_field_bytes, secs, write_counts, COUNT_COLUMNS};
-use crate::puzzle::{write_grid, write_grid_with_layout, OutputFormat, Puzzle};
+use crate::puzzle::{
+    write_grid, write_grid_with_layout, write_killer_grid, write_puzzlekit, OutputFormat, Puzzle,
+    PuzzlekitEntry,
+};
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use std::io::Write;
@@ -80,7 +83,9 @@ pub struct SolveArgs {
     #[arg(long)]
     pub csv: bool,
 
-    /// Output form of solutions (default: the input's form).
+    /// Output form of solutions (default: the input's form). killer writes each solution as a
+    /// solved puzzle with the cages; puzzlekit writes one JSON document of the killers with
+    /// their first solution, and no header lines.
     #[arg(long, value_enum)]
     pub output: Option<OutputArg>,
 
@@ -196,6 +201,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let alphabet = args.input.alphabet()?;
     let mut line = Vec::new();
+    let json = !args.csv && args.output == Some(OutputArg::Puzzlekit);
+    // puzzlekit output: (id, puzzle, first solution, status), written at the end.
+    let mut solved: Vec<(String, &Puzzle, Option<Vec<u16>>, String)> = Vec::new();
     for set in &sets {
         for (i, sp) in set.puzzles.iter().enumerate() {
             let output = args.output.map_or(sp.form, OutputArg::format);
@@ -222,22 +230,46 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
                 line.clear();
                 row.write_csv(&mut line);
                 out.write_all(&line)?;
+            } else if json {
+                let id = sp
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("{}", solved.len() + 1));
+                let first = outcome.solutions.first().cloned();
+                solved.push((id, &sp.puzzle, first, outcome.status.to_string()));
             } else {
                 writeln!(out, "{}", row.header())?;
                 for s in &outcome.solutions {
-                    let text =
-                        write_grid_with_layout(s, sp.puzzle.geometry(), output, alphabet.as_ref());
+                    let text = if output == OutputFormat::Killer {
+                        write_killer_grid(&sp.puzzle, s, alphabet.as_ref())
+                    } else {
+                        write_grid_with_layout(s, sp.puzzle.geometry(), output, alphabet.as_ref())
+                    };
                     write!(out, "{text}")?;
                     if !text.ends_with('\n') {
                         writeln!(out)?;
                     }
-                    if output == OutputFormat::Grid {
+                    if matches!(output, OutputFormat::Grid | OutputFormat::Killer) {
                         writeln!(out)?;
                     }
                 }
             }
             out.flush().context("writing to standard output")?;
         }
+    }
+    if json {
+        let entries: Vec<PuzzlekitEntry> = solved
+            .iter()
+            .map(|(id, p, s, status)| PuzzlekitEntry {
+                id: id.clone(),
+                puzzle: p,
+                solution: s.as_deref(),
+                source: String::new(),
+                info: format!("sudolab solve --engine {spec}: {status}"),
+            })
+            .collect();
+        out.write_all(write_puzzlekit(&entries)?.as_bytes())?;
+        out.flush().context("writing to standard output")?;
     }
     Ok(ExitCode::SUCCESS)
 }

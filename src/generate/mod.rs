@@ -70,6 +70,7 @@
 
 pub mod fill;
 pub mod incremental;
+pub mod killer;
 pub mod layout;
 pub mod singles;
 pub mod switch;
@@ -249,6 +250,13 @@ pub enum GenerateError {
          search, up to side {MAX_SEARCH_SIDE})"
     )]
     SearchSide(usize),
+    #[error(
+        "side {0} is not supported for killer puzzles (the killer generator makes boxed sides \
+         {min} to {max})",
+        min = killer::KILLER_MIN_SIDE,
+        max = killer::KILLER_MAX_SIDE
+    )]
+    KillerSide(usize),
     #[error(transparent)]
     Geometry(#[from] GeometryError),
     #[error("a jigsaw puzzle has regions, not boxes: a box shape cannot be given with it")]
@@ -311,6 +319,8 @@ pub struct PuzzleStats {
     pub refused: u64,
     /// Checks of the final attempt stopped by the node limit (the given stayed).
     pub undecided: u64,
+    /// Killer puzzles: cages split before the puzzle was unique ([`killer`]); 0 otherwise.
+    pub splits: u64,
 }
 
 /// Largest side whose uniqueness checks default to `dlx`; above, `sat-incremental`.

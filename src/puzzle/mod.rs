@@ -8,8 +8,9 @@ mod geometry;
 pub use cage::{completable, sum_range, Cage, CageBreak, CageError, CageSet};
 pub use format::{
     detect_format, detect_format_with, format_of_output, push_default_line, read_bytes, read_file,
-    read_puzzles, read_str, write_grid, write_grid_with_layout, write_puzzle, Alphabet, Format,
-    OutputFormat, ParseError, ParseErrorKind, ReadOptions, RowsEnd, SourcedPuzzle,
+    read_puzzles, read_str, write_grid, write_grid_with_layout, write_killer, write_killer_grid,
+    write_puzzle, write_puzzlekit, Alphabet, Format, OutputFormat, ParseError, ParseErrorKind,
+    PuzzlekitEntry, ReadOptions, RowsEnd, SourcedPuzzle, WriteError,
 };
 #[cfg(test)]
 pub(crate) use geometry::jigsaw6_for_tests;

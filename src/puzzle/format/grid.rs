@@ -201,7 +201,7 @@ pub(super) fn read(r: &mut Reader, jigsaw: bool, limit: Option<usize>) -> Result
 
 /// Parses one row of givens into `out`: `N` tokens or one string of `N` symbols. `expected`
 /// is `N`, or `None` for the first row of a puzzle (which sets `N`). Returns `N`.
-fn parse_row(
+pub(super) fn parse_row(
     r: &Reader,
     number: usize,
     line: &str,

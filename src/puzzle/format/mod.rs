@@ -4,7 +4,7 @@
 //! # Input formats
 //!
 //! A file holds one or more puzzles, all in one format. The format is detected from the start
-//! of the file (see [Detection](#detection)) or forced with `--format line|grid|jigsaw`
+//! of the file (see [Detection](#detection)) or forced with `--format line|grid|jigsaw|killer|puzzlekit`
 //! ([`ReadOptions::format`]). In every format, a line whose first non-blank character is `#`
 //! is a comment, Windows line ends (`\r\n`) are accepted, and a UTF-8 byte-order mark at the
 //! start is skipped. The file name `-` reads standard input.
@@ -102,10 +102,17 @@
 //! `--diagonals` ([`ReadOptions::diagonals`]) adds the two main diagonals as houses to every puzzle
 //! of the file (boxed or jigsaw).
 //!
+//! ## Killer text (`killer`)
+//!
+//! A header `killer N [box=RxC] [regions] [diagonals]`, then keyword sections `givens`,
+//! `regions`, `cages` and `sums`: see src/puzzle/format/killer.rs (and [`write_killer`]).
+//!
 //! ## Detection
 //!
-//! Without `--format`, the first meaningful (non-blank, non-comment) line decides:
+//! Without `--format`, a file whose first non-blank character is `{` is puzzlekit JSON, and
+//! otherwise the first meaningful (non-blank, non-comment) line decides:
 //!
+//! - **killer** if it is `killer` followed by a number;
 //! - **jigsaw** if it holds two strings of the same length `N*N`, the second a region layout:
 //!   exactly `N` symbols used `N` times each, no `.`, and some row holding a symbol twice (a
 //!   solution written after its puzzle has no such row, and stays a line puzzle);
@@ -137,8 +144,11 @@
 //! asked for. Reading the output back with the same alphabet gives the same grid.
 //! [`write_puzzle`] also writes the region layout of a jigsaw puzzle, and
 //! [`SourcedPuzzle::form`] tells in which form each puzzle was read, to answer in kind.
+//! A puzzle with cages is always written with them: [`write_puzzle`] writes it in the killer
+//! text format, and [`write_puzzlekit`] writes killers as puzzlekit JSON.
 
 mod grid;
+mod killer;
 mod line;
 mod puzzlekit;
 mod text;
@@ -147,6 +157,8 @@ mod write;
 #[cfg(test)]
 mod tests;
 
+pub use killer::{write_killer, write_killer_grid};
+pub use puzzlekit::{write_puzzlekit, PuzzlekitEntry, WriteError};
 pub use write::{
     format_of_output, push_default_line, write_grid, write_grid_with_layout, write_puzzle,
 };
@@ -169,6 +181,8 @@ pub enum Format {
     Jigsaw,
     /// puzzlekit JSON (killer sudoku), detected by its leading `{`.
     Puzzlekit,
+    /// The killer text format: a header `killer N ...`, then keyword sections.
+    Killer,
 }
 
 /// Output formats for grids.
@@ -178,6 +192,10 @@ pub enum OutputFormat {
     Line,
     /// `N` rows of `N` cells.
     Grid,
+    /// The killer text format ([`write_killer`]): header, givens, regions, cages and sums.
+    Killer,
+    /// puzzlekit JSON ([`write_puzzlekit`]), killer puzzles only.
+    Puzzlekit,
 }
 
 /// Symbols of digits `1..=N` in the line format and in symbolic grid tokens.
@@ -510,6 +528,16 @@ pub enum ParseErrorKind {
     Geometry(GeometryError),
     /// The puzzle model rejected the givens. Unreachable in practice, as above.
     Grid(GridError),
+    /// Killer text format: the line is not what the format has there. At the token.
+    Killer {
+        /// What the format expects there.
+        expected: String,
+        /// What was found.
+        found: String,
+    },
+    /// Killer text format: a cage the model refuses (disconnected, too large, unreachable
+    /// sum). At the cage's sum in `sums`.
+    Cage(crate::puzzle::CageError),
 }
 
 impl fmt::Display for ParseErrorKind {
@@ -633,6 +661,8 @@ impl fmt::Display for ParseErrorKind {
             ),
             Geometry(e) => write!(f, "{e}"),
             Grid(e) => write!(f, "{e}"),
+            Killer { expected, found } => write!(f, "expected {expected}, found {found}"),
+            Cage(e) => write!(f, "{e}"),
         }
     }
 }
@@ -695,6 +725,9 @@ pub fn detect_format_with(text: &str, alphabet: Option<&Alphabet>) -> Format {
     let Some((_, first)) = text::meaningful_lines(text).next() else {
         return Format::Grid;
     };
+    if killer::looks_like_killer(first) {
+        return Format::Killer;
+    }
     let mut words = first.split_whitespace();
     let t1 = words.next().unwrap_or("");
     if let Some(t2) = words.next() {
@@ -748,6 +781,7 @@ pub fn read_str(
             }
         }
         Format::Puzzlekit => return puzzlekit::read(&reader.ctx, options),
+        Format::Killer => killer::read(&mut reader)?,
     }
     if reader.out.is_empty() {
         return Err(reader.ctx.error_at_end(ParseErrorKind::NoPuzzle));
@@ -845,9 +879,25 @@ impl Reader<'_> {
         name: Option<String>,
         form: OutputFormat,
     ) -> Result<(), ParseErrorKind> {
+        let diagonals = self.options.diagonals;
+        self.push_with(n, layout, givens, line, name, form, diagonals)
+    }
+
+    /// [`Reader::push`] with the diagonals given (the killer format's header names them).
+    #[allow(clippy::too_many_arguments)]
+    fn push_with(
+        &mut self,
+        n: usize,
+        layout: Layout,
+        givens: Vec<u16>,
+        line: usize,
+        name: Option<String>,
+        form: OutputFormat,
+        diagonals: bool,
+    ) -> Result<(), ParseErrorKind> {
         let geometry = self
             .cache
-            .get(n, layout, self.options.diagonals, self.options.windoku)
+            .get(n, layout, diagonals, self.options.windoku)
             .map_err(ParseErrorKind::Geometry)?;
         let puzzle = Puzzle::new(geometry, givens).map_err(ParseErrorKind::Grid)?;
         self.out.push(SourcedPuzzle {

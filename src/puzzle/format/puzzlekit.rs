@@ -19,6 +19,13 @@
 //! samurai and is refused.
 //!
 //! Other puzzle types are refused by name.
+//!
+//! [`write_puzzlekit`] writes killer puzzles back in the same shape (`name`, `count`,
+//! `count_sol`, `data` of id -> `problem`, `solution`, `source`, `info`), each cage's sum in
+//! its first cell (row-major) and cage ids `1, 2, ...` in the puzzle's order, as janko.at's
+//! files do. A puzzle the format cannot hold is refused ([`WriteError`]): one without cages,
+//! one with givens, a jigsaw. The diagonals are not written (the files never say them):
+//! killer-X puzzles read back with `--diagonals`, as janko.at's do.
 
 use super::text::Ctx;
 use super::{Format, ParseError, ParseErrorKind, ReadOptions, SourcedPuzzle};
@@ -164,6 +171,100 @@ pub(super) fn read(
         });
     }
     Ok((Format::Puzzlekit, out))
+}
+
+/// Why a puzzle cannot be written as puzzlekit `KillerSudoku` JSON.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WriteError {
+    #[error("puzzle {id}: puzzlekit KillerSudoku holds killer puzzles, this one has no cages")]
+    NoCages { id: String },
+    #[error(
+        "puzzle {id}: puzzlekit KillerSudoku has no givens, this puzzle has {givens} (write it \
+         in the killer text format)"
+    )]
+    Givens { id: String, givens: usize },
+    #[error("puzzle {id}: puzzlekit KillerSudoku has boxes only, this puzzle is a jigsaw")]
+    Regions { id: String },
+}
+
+/// One puzzle of a puzzlekit file: its id, the puzzle, its solution if known, and the
+/// `source` and `info` strings.
+#[derive(Clone, Debug)]
+pub struct PuzzlekitEntry<'a> {
+    pub id: String,
+    pub puzzle: &'a Puzzle,
+    pub solution: Option<&'a [u16]>,
+    pub source: String,
+    pub info: String,
+}
+
+/// Writes killer puzzles as one puzzlekit `KillerSudoku` JSON document (see the module doc),
+/// ending with a newline. Reading it back gives the same puzzles, in order, with the ids as
+/// names (and the diagonals with `--diagonals`).
+pub fn write_puzzlekit(entries: &[PuzzlekitEntry<'_>]) -> Result<String, WriteError> {
+    use std::fmt::Write as _;
+    let json = |s: &str| serde_json::to_string(s).expect("a string is JSON");
+    let solved = entries.iter().filter(|e| e.solution.is_some()).count();
+    let mut out = format!(
+        "{{\n \"count\": {},\n \"count_sol\": {solved},\n \"name\": \"KillerSudoku\",\n \"data\": {{",
+        entries.len()
+    );
+    for (i, e) in entries.iter().enumerate() {
+        let p = e.puzzle;
+        let id = e.id.clone();
+        let Some(set) = p.cage_set() else {
+            return Err(WriteError::NoCages { id });
+        };
+        if p.clues() > 0 {
+            let givens = p.clues();
+            return Err(WriteError::Givens { id, givens });
+        }
+        if p.geometry().is_jigsaw() {
+            return Err(WriteError::Regions { id });
+        }
+        let n = p.n();
+        let mut sums = vec![String::from("-"); n * n];
+        for cage in set.cages() {
+            sums[cage.cells()[0] as usize] = cage.sum().to_string();
+        }
+        let ids: Vec<String> = (0..n * n)
+            .map(|c| {
+                set.cage_of(c)
+                    .map_or("-".to_string(), |k| (k + 1).to_string())
+            })
+            .collect();
+        let mut problem = format!("{n} {n}");
+        for rows in [&sums, &ids] {
+            for row in rows.chunks(n) {
+                problem.push('\n');
+                problem.push_str(&row.join(" "));
+            }
+        }
+        let _ = write!(
+            out,
+            "{}\n  {}: {{\n   \"problem\": {}",
+            if i > 0 { "," } else { "" },
+            json(&e.id),
+            json(&problem)
+        );
+        if let Some(s) = e.solution {
+            let mut text = format!("{n} {n}");
+            for row in s.chunks(n) {
+                text.push('\n');
+                let digits: Vec<String> = row.iter().map(u16::to_string).collect();
+                text.push_str(&digits.join(" "));
+            }
+            let _ = write!(out, ",\n   \"solution\": {}", json(&text));
+        }
+        let _ = write!(
+            out,
+            ",\n   \"source\": {},\n   \"info\": {}\n  }}",
+            json(&e.source),
+            json(&e.info)
+        );
+    }
+    out.push_str("\n }\n}\n");
+    Ok(out)
 }
 
 /// serde_json's message without its " at line L column C" (the position goes in the error).

@@ -15,6 +15,7 @@ pub fn format_of_output(format: Format) -> OutputFormat {
     match format {
         Format::Line | Format::Jigsaw => OutputFormat::Line,
         Format::Grid | Format::Puzzlekit => OutputFormat::Grid,
+        Format::Killer => OutputFormat::Killer,
     }
 }
 
@@ -204,7 +205,16 @@ fn numbers(grid: &[u16], n: usize) -> String {
 /// then `N` rows of region symbols (`N <= 9`) or of region numbers `1..=N`. The text reads
 /// back as the same puzzle with `--format jigsaw` (and is detected as jigsaw unless the
 /// layout is a Latin square).
+///
+/// A puzzle with cages, and any puzzle asked in [`OutputFormat::Killer`] or
+/// [`OutputFormat::Puzzlekit`], is written in the killer text format
+/// ([`super::write_killer`]): the line and grid forms have no place for cages, and a
+/// puzzlekit file (one JSON document for many puzzles) is written by
+/// [`super::write_puzzlekit`].
 pub fn write_puzzle(puzzle: &Puzzle, format: OutputFormat, alphabet: Option<&Alphabet>) -> String {
+    if puzzle.has_cages() || matches!(format, OutputFormat::Killer | OutputFormat::Puzzlekit) {
+        return super::write_killer(puzzle, alphabet);
+    }
     write_grid_with_layout(puzzle.givens(), puzzle.geometry(), format, alphabet)
 }
 
