@@ -18,9 +18,12 @@
 #                    first cells of a random order removed from a full grid, so most puzzles
 #                    below about 45 % have several solutions), 5 puzzles at each of 5, 10, ...,
 #                    90 % givens.
+#   killer-9.txt, killer-16.txt  killer puzzles with no givens (`generate --killer`, cages
+#                    split until dlx proves the puzzle unique), 50 at 9x9 and 10 at 16x16,
+#                    in the killer text format (docs/formats.md).
 #
 #   bash scripts/make-study-data.sh            # all
-#   bash scripts/make-study-data.sh clues      # one (clues, scaling, hardness)
+#   bash scripts/make-study-data.sh clues      # one (clues, scaling, hardness, killer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --locked --bin sudolab >&2
@@ -73,4 +76,11 @@ if [[ $what == all || $what == hardness ]]; then
         mv "$tmp" "$OUT/hardness-25-$kind.txt"
         chmod 644 "$OUT/hardness-25-$kind.txt"
     done
+fi
+
+if [[ $what == all || $what == killer ]]; then
+    echo "killer 9x9: 50 puzzles; 16x16: 10 puzzles" >&2
+    "$BIN" generate --killer --size 9 --count 50 --seed 1 >"$OUT/killer-9.txt"
+    "$BIN" generate --killer --size 16 --count 10 --seed 1 >"$OUT/killer-16.txt"
+    chmod 644 "$OUT/killer-9.txt" "$OUT/killer-16.txt"
 fi

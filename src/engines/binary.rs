@@ -100,7 +100,8 @@ pub static INFO: EngineInfo = EngineInfo {
                (killer only) = possibilities removed by the cages' combinations",
     sides: Sides::Any,
     search_tree: true,
-    capabilities: "any geometry (boxes, jigsaw regions, diagonals), any side up to MAX_SIDE; \
+    capabilities: "any geometry (boxes, jigsaw regions, diagonals, windoku windows, combined \
+                   layouts such as samurai), any side up to MAX_SIDE; \
                    killer cages (possibilities limited to the cages' feasible combinations: an \
                    extension of the source); counts solutions up to the cap; option propagation=naked (default, the \
                    source) | hidden (adds hidden singles, counter forced_hidden)",

@@ -121,7 +121,8 @@ pub static INFO: EngineInfo = EngineInfo {
                innie/outie rules found (1 to 3 cells each)",
     sides: Sides::Any,
     search_tree: true,
-    capabilities: "any geometry (boxes, jigsaw regions, diagonals), any side up to MAX_SIDE; \
+    capabilities: "any geometry (boxes, jigsaw regions, diagonals, windoku windows, combined \
+                   layouts such as samurai), any side up to MAX_SIDE; \
                    killer cages (cage combinations, innies and outies: an extension of the \
                    source); counts solutions up to the cap; no options",
     make,

@@ -267,7 +267,7 @@ pub fn run(engine: &mut dyn Engine, puzzle: &Puzzle, limits: &Limits) -> Outcome
     if !engine.supports_geometry(puzzle.geometry()) {
         return Outcome::unsupported(format!(
             "this engine does not take the {} layout (windoku windows or combined grids); \
-             dlx does",
+             human, binary, dlx and sat do",
             puzzle.geometry().variant()
         ));
     }

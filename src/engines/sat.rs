@@ -75,7 +75,8 @@ pub static INFO: EngineInfo = EngineInfo {
                its time is build_s (the propagation)",
     sides: Sides::Any,
     search_tree: false,
-    capabilities: "classic, jigsaw, X (any house list), killer (cages: distinct digits \
+    capabilities: "classic, jigsaw, X, windoku, combined layouts such as samurai (any house \
+                   list; a 1 given in each void cell, cleared in the answers), killer (cages: distinct digits \
                    with the AMO encoding, the sum with sum=; not with certify=true); options: \
                    encoding=minimal|efficient|extended|optimized|reduced (reduced; extended with \
                    incremental=true or givens=assumptions), \
