@@ -59,11 +59,13 @@ impl From<OrderArg> for Order {
 }
 
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("target").required(true).args(["clues", "minimal", "killer"])))]
+#[command(group(ArgGroup::new("target").required(true).args(["clues", "minimal", "killer", "samurai"]).multiple(false)))]
 pub struct GenerateArgs {
-    /// Side N of the grid: 4 to 1024 for boxed grids, up to 128 for X and jigsaw.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize, 1>)]
-    pub size: usize,
+    /// Side N of the grid: 4 to 1024 for boxed grids, up to 128 for X and jigsaw (9 with
+    /// --samurai, its default there).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize, 1>,
+          required_unless_present = "samurai")]
+    pub size: Option<usize>,
 
     /// Box shape RxC (rows x columns, R*C = N) instead of the most square one.
     #[arg(long = "box", value_name = "RxC", value_parser = parse_box, conflicts_with = "jigsaw")]
@@ -90,6 +92,18 @@ pub struct GenerateArgs {
     #[arg(long, conflicts_with_all = ["jigsaw", "diagonals", "spread", "order", "unchecked",
           "certify"])]
     pub killer: bool,
+
+    /// Samurai: five 9x9 grids in a 21x21 frame, givens removed while `human` proves the
+    /// puzzle unique, down to a minimal puzzle or to --samurai-clues K. Written as puzzlekit
+    /// SamuraiSudoku JSON, like data/variants/samurai-janko.json.
+    #[arg(long, conflicts_with_all = ["jigsaw", "diagonals", "spread", "order", "unchecked",
+          "certify", "box_shape", "killer_givens"])]
+    pub samurai: bool,
+
+    /// With --samurai: leave exactly K givens (default: a minimal puzzle).
+    #[arg(long, value_name = "K", requires = "samurai", allow_negative_numbers = true,
+          value_parser = whole::<usize, 0>)]
+    pub samurai_clues: Option<usize>,
 
     /// With --killer: keep K givens, drawn at random, besides the cages.
     #[arg(long, value_name = "K", requires = "killer", allow_negative_numbers = true,
@@ -167,9 +181,9 @@ impl GenerateArgs {
         let engine = self
             .engine
             .clone()
-            .unwrap_or_else(|| crate::generate::auto_engine(self.size));
+            .unwrap_or_else(|| crate::generate::auto_engine(self.side()));
         GenerateOptions {
-            size: self.size,
+            size: self.side(),
             box_shape: self.box_shape,
             jigsaw: self.jigsaw,
             diagonals: self.diagonals,
@@ -182,7 +196,7 @@ impl GenerateArgs {
                 .unwrap_or_else(|| default_node_limit(&engine, self.target())),
             engine: Some(engine),
             // Only where someone watches, and only for passes long enough to need it.
-            progress: std::io::stderr().is_terminal() || self.size >= 64,
+            progress: std::io::stderr().is_terminal() || self.side() >= 64,
             order: self.order(),
             unique: !self.unchecked,
             time_limit: self.time_limit,
@@ -202,14 +216,14 @@ impl GenerateArgs {
         match self.order {
             Some(o) => o.into(),
             None if self.spread || self.unchecked => Order::Random,
-            None => auto_order(self.size),
+            None => auto_order(self.side()),
         }
     }
 
     /// The `#` comment line opening the output: every parameter that shapes it, and the
     /// reader options needed to load it back.
     fn header(&self, engine: &str, node_limit: u64) -> String {
-        let mut s = format!("# sudolab generate --size {}", self.size);
+        let mut s = format!("# sudolab generate --size {}", self.side());
         if let Some((r, c)) = self.box_shape {
             s += &format!(" --box {r}x{c}");
         }
@@ -243,7 +257,7 @@ impl GenerateArgs {
             read.push("--diagonals".to_string());
         }
         if let Some((r, c)) = self.box_shape {
-            if (r, c) != default_box(self.size) {
+            if (r, c) != default_box(self.side()) {
                 read.push(format!("--box {r}x{c}"));
             }
         }
@@ -311,9 +325,19 @@ impl Certified {
     }
 }
 
+impl GenerateArgs {
+    /// The side: `--size`, or 9 for samurai.
+    fn side(&self) -> usize {
+        self.size.unwrap_or(9)
+    }
+}
+
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     if args.killer {
         return run_killer(args);
+    }
+    if args.samurai {
+        return run_samurai(args);
     }
     let started = Instant::now();
     let options = args.options();
@@ -456,7 +480,7 @@ fn run_killer(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         _ => {}
     }
     let options = KillerOptions {
-        size: args.size,
+        size: args.side(),
         box_shape: args.box_shape,
         givens,
         seed: args.seed,
@@ -468,7 +492,7 @@ fn run_killer(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         .engine
         .clone()
         .map_or_else(|| "dlx".to_string(), |e| e.to_string());
-    let mut command = format!("sudolab generate --size {} --killer", args.size);
+    let mut command = format!("sudolab generate --size {} --killer", args.side());
     if let Some((r, c)) = args.box_shape {
         command += &format!(" --box {r}x{c}");
     }
@@ -480,26 +504,13 @@ fn run_killer(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         args.count, args.seed, options.node_limit
     );
     let mut generator = KillerGenerator::new(options)?;
-    let sink: Box<dyn Write> = match &args.output {
-        Some(path) => {
-            Box::new(std::fs::File::create(path).with_context(|| format!("creating {path}"))?)
-        }
-        None => Box::new(std::io::stdout().lock()),
-    };
-    let mut out = std::io::BufWriter::new(sink);
+    let mut out = open_output(&args.output)?;
     let mut made: Vec<(Puzzle, Vec<u16>)> = Vec::new();
     let mut stopped = None;
     for i in 0..args.count {
-        let puzzle = match generator.next_puzzle() {
-            Ok(p) => p,
-            Err(e @ GenerateError::TimeLimit(_)) => {
-                stopped = Some(format!("puzzle {}: {e}", i + 1));
-                break;
-            }
-            Err(e) => {
-                out.flush()?;
-                anyhow::bail!("puzzle {}: {e}", i + 1);
-            }
+        let Some(puzzle) = next_or_stopped(generator.next_puzzle(), i, &mut out, &mut stopped)?
+        else {
+            break;
         };
         if format == GenFormat::Killer {
             if i == 0 {
@@ -513,7 +524,7 @@ fn run_killer(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if format == GenFormat::Puzzlekit && !made.is_empty() {
-        let n = args.size;
+        let n = args.side();
         let entries: Vec<PuzzlekitEntry> = made
             .iter()
             .enumerate()
@@ -533,4 +544,104 @@ fn run_killer(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_TIME_LIMIT));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `generate --samurai`: samurai puzzles ([`crate::generate::samurai`]) as one puzzlekit
+/// `SamuraiSudoku` document (ids `1_21x21`, ...; each with its solution, `source` the
+/// command), which `solve` reads back.
+fn run_samurai(args: GenerateArgs) -> anyhow::Result<ExitCode> {
+    use crate::generate::samurai::{SamuraiGenerator, SamuraiOptions, DEFAULT_SAMURAI_NODE_LIMIT};
+    if args.side() != 9 {
+        anyhow::bail!("--samurai: the grids of a samurai are 9x9 (--size 9 or no --size)");
+    }
+    if let Some(f) = args.format.filter(|&f| f != GenFormat::Puzzlekit) {
+        anyhow::bail!(
+            "--format {}: samurai puzzles are written as puzzlekit SamuraiSudoku JSON (the form \
+             `solve` reads back); use --format puzzlekit or no --format",
+            format!("{f:?}").to_lowercase()
+        );
+    }
+    let options = SamuraiOptions {
+        clues: args.samurai_clues,
+        seed: args.seed,
+        engine: args.engine.clone(),
+        node_limit: args.node_limit.unwrap_or(DEFAULT_SAMURAI_NODE_LIMIT),
+        attempts: args.attempts,
+        time_limit: args.time_limit,
+    };
+    let engine = options
+        .engine
+        .clone()
+        .map_or_else(|| "human".to_string(), |e| e.to_string());
+    let mut command = "sudolab generate --samurai".to_string();
+    if let Some(k) = args.samurai_clues {
+        command += &format!(" --samurai-clues {k}");
+    }
+    command += &format!(
+        " --count {} --seed {} --engine {engine} --node-limit {}",
+        args.count, args.seed, options.node_limit
+    );
+    let mut generator = SamuraiGenerator::new(options)?;
+    let mut out = open_output(&args.output)?;
+    let mut made: Vec<(Puzzle, Vec<u16>)> = Vec::new();
+    let mut stopped = None;
+    for i in 0..args.count {
+        let Some(puzzle) = next_or_stopped(generator.next_puzzle(), i, &mut out, &mut stopped)?
+        else {
+            break;
+        };
+        made.push((puzzle, generator.last_solution().to_vec()));
+    }
+    if !made.is_empty() {
+        let entries: Vec<PuzzlekitEntry> = made
+            .iter()
+            .enumerate()
+            .map(|(i, (p, s))| PuzzlekitEntry {
+                id: format!("{}_21x21", i + 1),
+                puzzle: p,
+                solution: Some(s),
+                source: command.clone(),
+                info: String::new(),
+            })
+            .collect();
+        out.write_all(write_puzzlekit(&entries)?.as_bytes())?;
+    }
+    out.flush()?;
+    if let Some(why) = stopped {
+        eprintln!("sudolab: {why}");
+        return Ok(ExitCode::from(3));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The output of `generate`: `-o FILE`, or standard output.
+fn open_output(path: &Option<String>) -> anyhow::Result<std::io::BufWriter<Box<dyn Write>>> {
+    let sink: Box<dyn Write> = match path {
+        Some(path) => {
+            Box::new(std::fs::File::create(path).with_context(|| format!("creating {path}"))?)
+        }
+        None => Box::new(std::io::stdout().lock()),
+    };
+    Ok(std::io::BufWriter::new(sink))
+}
+
+/// Puzzle `i` (0-based) of a stream, or `None` when the time limit stopped the stream (the
+/// reason in `stopped`); any other error ends the command after `out` is flushed.
+fn next_or_stopped(
+    next: Result<Puzzle, GenerateError>,
+    i: u64,
+    out: &mut impl Write,
+    stopped: &mut Option<String>,
+) -> anyhow::Result<Option<Puzzle>> {
+    match next {
+        Ok(p) => Ok(Some(p)),
+        Err(e @ GenerateError::TimeLimit(_)) => {
+            *stopped = Some(format!("puzzle {}: {e}", i + 1));
+            Ok(None)
+        }
+        Err(e) => {
+            out.flush()?;
+            anyhow::bail!("puzzle {}: {e}", i + 1)
+        }
+    }
 }

@@ -41,6 +41,9 @@ pub const MAX_FILL_SIDE: usize = 128;
 /// The peers of every cell (cells sharing a house with it), built once per geometry.
 pub struct Filler {
     n: usize,
+    /// Cells of the frame (`N * N` for one grid; a combined layout's void cells included,
+    /// which take any digit: the caller clears them).
+    cells: usize,
     full: u128,
     /// `peers[peer_start[c]..peer_start[c + 1]]`: the peers of cell `c`, each once.
     peers: Vec<u32>,
@@ -97,6 +100,7 @@ impl Filler {
         };
         Filler {
             n,
+            cells,
             full,
             peers,
             peer_start,
@@ -122,8 +126,8 @@ impl Filler {
                 return None;
             }
             let state = State {
-                cand: vec![self.full; self.n * self.n],
-                grid: vec![0; self.n * self.n],
+                cand: vec![self.full; self.cells],
+                grid: vec![0; self.cells],
             };
             let mut left = budget;
             match self.search(state, rng, &mut left) {

@@ -72,6 +72,7 @@ pub mod fill;
 pub mod incremental;
 pub mod killer;
 pub mod layout;
+pub mod samurai;
 pub mod singles;
 pub mod switch;
 

@@ -208,7 +208,14 @@ pub fn sudolab(args: &[&str]) -> std::process::Output {
 /// then rows of tokens; `-`, a void cell, is read as 0), by puzzle id, read independently
 /// of the tool's reader.
 pub fn published_solutions(name: &str) -> std::collections::HashMap<String, Vec<u16>> {
-    let text = std::fs::read_to_string(data(name)).unwrap();
+    published_solutions_of(&data(name))
+}
+
+/// [`published_solutions`] of any puzzlekit file.
+pub fn published_solutions_of(
+    path: &std::path::Path,
+) -> std::collections::HashMap<String, Vec<u16>> {
+    let text = std::fs::read_to_string(path).unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     json["data"]
         .as_object()

@@ -20,7 +20,8 @@
 //!
 //! Other puzzle types are refused by name.
 //!
-//! [`write_puzzlekit`] writes killer puzzles back in the same shape (`name`, `count`,
+//! [`write_puzzlekit`] writes samurai puzzles as `SamuraiSudoku` (the frame's rows, `-` for
+//! an empty or void cell) and killer puzzles back in the same shape (`name`, `count`,
 //! `count_sol`, `data` of id -> `problem`, `solution`, `source`, `info`), each cage's sum in
 //! its first cell (row-major) and cage ids `1, 2, ...` in the puzzle's order, as janko.at's
 //! files do. A puzzle the format cannot hold is refused ([`WriteError`]): one without cages,
@@ -185,6 +186,10 @@ pub enum WriteError {
     Givens { id: String, givens: usize },
     #[error("puzzle {id}: puzzlekit KillerSudoku has boxes only, this puzzle is a jigsaw")]
     Regions { id: String },
+    #[error("puzzle {id}: one puzzlekit file holds one type ({first}), this puzzle is another")]
+    Mixed { id: String, first: &'static str },
+    #[error("puzzle {id}: puzzlekit SamuraiSudoku holds givens only, this puzzle has cages")]
+    SamuraiCages { id: String },
 }
 
 /// One puzzle of a puzzlekit file: its id, the puzzle, its solution if known, and the
@@ -205,13 +210,50 @@ pub fn write_puzzlekit(entries: &[PuzzlekitEntry<'_>]) -> Result<String, WriteEr
     use std::fmt::Write as _;
     let json = |s: &str| serde_json::to_string(s).expect("a string is JSON");
     let solved = entries.iter().filter(|e| e.solution.is_some()).count();
+    let samurai = entries
+        .first()
+        .is_some_and(|e| e.puzzle.geometry().is_samurai());
+    let name = if samurai {
+        "SamuraiSudoku"
+    } else {
+        "KillerSudoku"
+    };
     let mut out = format!(
-        "{{\n \"count\": {},\n \"count_sol\": {solved},\n \"name\": \"KillerSudoku\",\n \"data\": {{",
+        "{{\n \"count\": {},\n \"count_sol\": {solved},\n \"name\": \"{name}\",\n \"data\": {{",
         entries.len()
     );
     for (i, e) in entries.iter().enumerate() {
         let p = e.puzzle;
         let id = e.id.clone();
+        if p.geometry().is_samurai() != samurai {
+            return Err(WriteError::Mixed { id, first: name });
+        }
+        if samurai {
+            if p.has_cages() {
+                return Err(WriteError::SamuraiCages { id });
+            }
+            let _ = write!(
+                out,
+                "{}\n  {}: {{\n   \"problem\": {}",
+                if i > 0 { "," } else { "" },
+                json(&e.id),
+                json(&frame_text(p.geometry(), p.givens()))
+            );
+            if let Some(s) = e.solution {
+                let _ = write!(
+                    out,
+                    ",\n   \"solution\": {}",
+                    json(&frame_text(p.geometry(), s))
+                );
+            }
+            let _ = write!(
+                out,
+                ",\n   \"source\": {},\n   \"info\": {}\n  }}",
+                json(&e.source),
+                json(&e.info)
+            );
+            continue;
+        }
         let Some(set) = p.cage_set() else {
             return Err(WriteError::NoCages { id });
         };
@@ -265,6 +307,24 @@ pub fn write_puzzlekit(entries: &[PuzzlekitEntry<'_>]) -> Result<String, WriteEr
     }
     out.push_str("\n }\n}\n");
     Ok(out)
+}
+
+/// A samurai `problem` or `solution`: `H W`, then `H` rows of `W` tokens, a digit, or `-`
+/// for an empty or void cell.
+fn frame_text(g: &Geometry, grid: &[u16]) -> String {
+    let mut text = format!("{} {}", g.height(), g.width());
+    for row in grid.chunks(g.width()) {
+        text.push('\n');
+        let tokens: Vec<String> = row
+            .iter()
+            .map(|&d| match d {
+                0 => "-".to_string(),
+                d => d.to_string(),
+            })
+            .collect();
+        text.push_str(&tokens.join(" "));
+    }
+    text
 }
 
 /// serde_json's message without its " at line L column C" (the position goes in the error).
