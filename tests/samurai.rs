@@ -295,3 +295,60 @@ fn generated_samurai_read_back_unique() {
     let o = sudolab(&["generate", "--samurai", "--size", "16"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The killer text format writes combined layouts (`samurai`, or `frame=HxW grids=...`) and
+/// reads them back as the same puzzles; a digit in a void cell is refused at its line.
+#[test]
+fn combined_layouts_round_trip_through_the_text_format() {
+    use sudolab::puzzle::write_killer;
+    let puzzles = read_file(
+        &data("variants/samurai-janko.json"),
+        &ReadOptions::default(),
+    )
+    .unwrap()
+    .1;
+    for p in &puzzles {
+        let text = write_killer(&p.puzzle, None);
+        assert!(
+            text.starts_with("killer 9 box=3x3 samurai\ngivens\n"),
+            "{text}"
+        );
+        let back = read_str(&text, "s.txt", &ReadOptions::default()).unwrap().1;
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].puzzle, p.puzzle);
+    }
+    // A butterfly: four 9x9 grids overlapping in a 12x12 frame (no void cell), solved from
+    // empty by dlx, written with its frame and read back.
+    let butterfly = "killer 9 frame=12x12 grids=0,0/0,3/3,0/3,3\n";
+    let empty = read_str(butterfly, "b.txt", &ReadOptions::default())
+        .unwrap()
+        .1;
+    let g = empty[0].puzzle.geometry();
+    assert_eq!((g.height(), g.width(), g.void_cells()), (12, 12, 0));
+    assert_eq!(g.variant(), "combined");
+    let mut dlx = make("dlx", &EngineOptions::new()).unwrap();
+    let o = run_engine(dlx.as_mut(), &empty[0].puzzle, &Limits::solutions(1));
+    assert_eq!(o.status, Status::Solved);
+    let full = Puzzle::new(
+        empty[0].puzzle.shared_geometry().clone(),
+        o.solutions[0].clone(),
+    )
+    .unwrap();
+    let text = write_killer(&full, None);
+    assert!(
+        text.starts_with("killer 9 box=3x3 frame=12x12 grids=0,0/0,3/3,0/3,3\n"),
+        "{text}"
+    );
+    assert_eq!(
+        read_str(&text, "b.txt", &ReadOptions::default()).unwrap().1[0].puzzle,
+        full
+    );
+    // A digit in a void cell: the error names the line of its row.
+    let text = write_killer(&puzzles[0].puzzle, None);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    assert!(lines[11].starts_with('-'));
+    lines[11].replace_range(0..1, "4");
+    let e = read_str(&lines.join("\n"), "s.txt", &ReadOptions::default()).unwrap_err();
+    assert_eq!(e.line, 12, "{e}");
+    assert!(e.to_string().contains("void"), "{e}");
+}

@@ -39,9 +39,17 @@
 //! A file holds any number of puzzles, each starting with its header; blank lines and `#`
 //! comment lines may appear anywhere. Cages are checked as for every reader
 //! ([`crate::puzzle::CageSet::new`]: connected, no more than `N` cells, reachable sums); a
-//! bad cage is reported at the line of its id in `sums`. What the format does not take:
-//! grids of other shapes than `N x N` (samurai, void cells) and other constraints than houses
-//! and cages.
+//! bad cage is reported at the line of its id in `sums`.
+//!
+//! **Combined layouts** (samurai, butterfly, sohei, windmill...): the header keywords
+//! `frame=HxW grids=R,C/R,C/...` place boxed `N x N` grids (box shape `box=RxC` or the
+//! default for `N`) with their top-left cells at row `R`, column `C` (0-based) of an `H x W`
+//! frame; `samurai` stands for `frame=21x21 grids=0,0/0,12/6,6/12,0/12,12`. The `givens`
+//! section then has `H` rows of `W` cells, `-` or `.` for an empty cell and `-` for a void
+//! one (a cell of no grid); a digit in a void cell is an error at its row. Combined layouts
+//! take givens only: no regions, diagonals or cages.
+//!
+//! What the format does not take: other constraints than houses and cages.
 
 use super::grid::parse_row;
 use super::text::{classify, lines, offset_in, LineKind, RegionNames};
@@ -146,6 +154,9 @@ fn read_one<'a>(
         }
     };
     let (mut boxes, mut regions, mut diagonals) = (None, false, false);
+    // A combined layout: the frame `(height, width)` and the grids' corners.
+    let mut frame: Option<(usize, usize)> = None;
+    let mut grids: Option<Vec<(usize, usize)>> = None;
     for w in words {
         let here = offset_in(line, w);
         let twice = |seen: bool| -> Result<(), ParseError> {
@@ -188,15 +199,66 @@ fn read_one<'a>(
         } else if w == "diagonals" {
             twice(diagonals)?;
             diagonals = true;
+        } else if w == "samurai" {
+            twice(frame.is_some())?;
+            frame = Some((21, 21));
+            grids = Some(crate::puzzle::SAMURAI_GRIDS.to_vec());
+        } else if let Some(f) = w.strip_prefix("frame=") {
+            twice(frame.is_some())?;
+            let bad = || err(number, line, here, syntax("frame=HxW", &format!("`{w}`")));
+            let (h, wd) = crate::puzzle::parse_box(f).map_err(|_| bad())?;
+            frame = Some((h, wd));
+        } else if let Some(list) = w.strip_prefix("grids=") {
+            twice(grids.is_some())?;
+            let corner = |c: &str| -> Option<(usize, usize)> {
+                let (t, l) = c.split_once(',')?;
+                Some((t.parse().ok()?, l.parse().ok()?))
+            };
+            let corners: Option<Vec<(usize, usize)>> = list.split('/').map(corner).collect();
+            grids = Some(corners.ok_or_else(|| {
+                err(
+                    number,
+                    line,
+                    here,
+                    syntax("grids=ROW,COL/ROW,COL/...", &format!("`{w}`")),
+                )
+            })?);
         } else {
             return Err(err(
                 number,
                 line,
                 here,
-                syntax("a keyword box=RxC, regions or diagonals", &format!("`{w}`")),
+                syntax(
+                    "a keyword box=RxC, regions, diagonals, samurai, frame=HxW or grids=...",
+                    &format!("`{w}`"),
+                ),
             ));
         }
     }
+    if frame.is_some() != grids.is_some() {
+        return Err(err(
+            number,
+            line,
+            at,
+            syntax(
+                "frame=HxW and grids=... together (or samurai)",
+                "one of them",
+            ),
+        ));
+    }
+    if frame.is_some() && (regions || diagonals || r.options.diagonals) {
+        return Err(err(
+            number,
+            line,
+            at,
+            syntax(
+                "a combined layout of boxed grids",
+                "regions or diagonals with it (combined layouts take neither)",
+            ),
+        ));
+    }
+    // Rows and columns of the grids written: the frame's for a combined layout.
+    let (height, width) = frame.unwrap_or((n, n));
     if regions && boxes.is_some() {
         return Err(err(
             number,
@@ -222,32 +284,73 @@ fn read_one<'a>(
                 what: &str,
                 row: &mut dyn FnMut(usize, &'a str, usize) -> Result<(), ParseError>|
      -> Result<(), ParseError> {
-        for i in 0..n {
+        for i in 0..height {
             match lines.peek() {
                 Some(&(n2, l2, a2)) if !looks_like_killer(&l2[a2..]) && !is_keyword(&l2[a2..]) => {
                     lines.next();
                     row(n2, l2, a2)?;
                 }
                 _ => {
-                    return Err(end_err(lines, format!("{what} row {} of {n}", i + 1)));
+                    return Err(end_err(lines, format!("{what} row {} of {height}", i + 1)));
                 }
             }
         }
         Ok(())
     };
-    let mut givens = Vec::with_capacity(n * n);
+    let mut givens = Vec::with_capacity(height * width);
+    // The line of each row of givens, for the void check of a combined layout.
+    let mut given_rows: Vec<(usize, &'a str, usize)> = Vec::new();
     if let Some(&(_, l, a)) = lines.peek() {
         if is_section(l, a, "givens") {
             lines.next();
             rows(lines, "givens", &mut |n2, l2, a2| {
-                parse_row(r, n2, l2, a2, Some(n), &mut givens).map(|_| ())
+                given_rows.push((n2, l2, a2));
+                if frame.is_some() {
+                    // `-` marks a void cell inside a row string too (one byte for one).
+                    let row = l2.replace('-', ".");
+                    return parse_row(r, n2, &row, a2, Some(width), &mut givens).map(|_| ());
+                }
+                parse_row(r, n2, l2, a2, Some(width), &mut givens).map(|_| ())
             })?;
         }
     }
     if givens.is_empty() {
-        givens = vec![0; n * n];
+        givens = vec![0; height * width];
     }
-    let layout = if regions {
+    let layout = if let (Some((h, w)), Some(corners)) = (frame, grids) {
+        let (rows, cols) = match boxes {
+            Some(b) => b,
+            None => r.box_shape(n).map_err(|kind| err(number, line, at, kind))?,
+        };
+        let g = crate::puzzle::Geometry::combined(rows, cols, h, w, corners)
+            .map_err(|e| err(number, line, at, ParseErrorKind::Geometry(e)))?;
+        if let Some(cell) = (0..g.cells()).find(|&c| g.is_void(c) && givens[c] != 0) {
+            let (n2, l2, a2) = given_rows[cell / w];
+            return Err(err(
+                n2,
+                l2,
+                a2,
+                syntax(
+                    "`-` or `.` in a void cell (outside every grid)",
+                    &format!("digit {} in column {}", givens[cell], cell % w + 1),
+                ),
+            ));
+        }
+        if let Some(&(n2, l2, a2)) = lines.peek() {
+            if is_section(l2, a2, "cages") || is_section(l2, a2, "regions") {
+                return Err(err(
+                    n2,
+                    l2,
+                    a2,
+                    syntax(
+                        "the next puzzle (a combined layout takes givens only)",
+                        &format!("`{}`", l2[a2..].trim_end()),
+                    ),
+                ));
+            }
+        }
+        Layout::Combined(Box::new(g))
+    } else if regions {
         match lines.peek() {
             Some(&(_, l, a)) if is_section(l, a, "regions") => {
                 lines.next();
@@ -464,11 +567,31 @@ pub fn write_killer_grid(puzzle: &Puzzle, grid: &[u16], alphabet: Option<&Alphab
     let g = puzzle.geometry();
     let n = g.n();
     let mut s = format!("{KEYWORD} {n}");
-    match g.box_shape() {
-        Some((r, c)) => {
+    match (g.box_shape(), g.layout()) {
+        (Some((r, c)), _) => {
             let _ = write!(s, " box={r}x{c}");
         }
-        None => s.push_str(" regions"),
+        (
+            None,
+            crate::puzzle::Layout::Combined {
+                rows, cols, grids, ..
+            },
+        ) => {
+            let _ = write!(s, " box={rows}x{cols}");
+            if g.is_samurai() {
+                s.push_str(" samurai");
+            } else {
+                let corners: Vec<String> = grids.iter().map(|(t, l)| format!("{t},{l}")).collect();
+                let _ = write!(
+                    s,
+                    " frame={}x{} grids={}",
+                    g.height(),
+                    g.width(),
+                    corners.join("/")
+                );
+            }
+        }
+        (None, _) => s.push_str(" regions"),
     }
     if g.has_diagonals() {
         s.push_str(" diagonals");

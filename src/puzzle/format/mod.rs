@@ -914,6 +914,8 @@ impl Reader<'_> {
 pub(super) enum Layout {
     Boxes(usize, usize),
     Regions(Vec<u16>),
+    /// A combined layout, its geometry built by the reader.
+    Combined(Box<Geometry>),
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -931,6 +933,7 @@ enum GeometryKey {
         diagonals: bool,
         windoku: bool,
     },
+    Combined(crate::puzzle::Layout),
 }
 
 /// One `Arc<Geometry>` per distinct geometry of an input, so engines that cache work per
@@ -950,6 +953,7 @@ impl GeometryCache {
         diagonals: bool,
         windoku: bool,
     ) -> Result<Arc<Geometry>, GeometryError> {
+        let mut built = None;
         let key = match layout {
             Layout::Boxes(rows, cols) => GeometryKey::Boxes {
                 n,
@@ -964,6 +968,11 @@ impl GeometryCache {
                 diagonals,
                 windoku,
             },
+            Layout::Combined(g) => {
+                let key = GeometryKey::Combined(g.layout().clone());
+                built = Some(*g);
+                key
+            }
         };
         if let Some((k, g)) = &self.last {
             if *k == key {
@@ -978,6 +987,7 @@ impl GeometryCache {
                     GeometryKey::Regions { n, regions, .. } => {
                         Geometry::jigsaw(*n, regions.clone())?
                     }
+                    GeometryKey::Combined(_) => built.take().expect("built by the reader"),
                 };
                 let g = if diagonals {
                     base.with_diagonals(true)
