@@ -203,6 +203,17 @@ fn windoku_windows_are_houses() {
         let o = run_engine(engine.as_mut(), &p, &Limits::solutions(2));
         assert_eq!(o.status, Status::Unsupported, "{name}");
     }
+    // The killer text format keeps the windows; sat and human agree with dlx.
+    let text = sudolab::puzzle::write_killer(&p, None);
+    assert!(text.starts_with("killer 9 box=3x3 windoku\n"), "{text}");
+    let back = read_str(&text, "w.txt", &ReadOptions::default()).unwrap().1;
+    assert_eq!(back[0].puzzle, p);
+    for name in ["sat", "human"] {
+        let mut engine = make(name, &EngineOptions::new()).unwrap();
+        let o = run_engine(engine.as_mut(), &p, &Limits::solutions(2));
+        assert_eq!(o.status, Status::Unique, "{name}");
+        assert_eq!(o.solutions[0], full, "{name}");
+    }
 }
 
 /// `encode --to cnf` of a samurai (a 1 given in each void cell, so every cell of the frame has

@@ -20,9 +20,10 @@
 //! 1=9 2=8 3=3 4=7 5=4 6=9
 //! ```
 //!
-//! - **Header** `killer N [box=RxC] [regions] [diagonals]`: the side `N`, the box shape
-//!   (default the most square one for `N`), `regions` for a jigsaw layout instead of boxes
-//!   (then no `box=`), `diagonals` for the two diagonal houses. Keywords may come in any
+//! - **Header** `killer N [box=RxC] [regions] [diagonals] [windoku]`: the side `N`, the box
+//!   shape (default the most square one for `N`), `regions` for a jigsaw layout instead of
+//!   boxes (then no `box=`), `diagonals` for the two diagonal houses, `windoku` for the
+//!   windows ([`crate::puzzle::Geometry::with_windows`]). Keywords may come in any
 //!   order, each at most once; an unknown keyword is an error at its column.
 //! - **`givens`** (optional: no section means no givens): `N` rows as in the grid format, a
 //!   row being `N` tokens (numbers, `.`/`-`/`0` for empty, or symbols of the alphabet) or one
@@ -153,7 +154,7 @@ fn read_one<'a>(
             ))
         }
     };
-    let (mut boxes, mut regions, mut diagonals) = (None, false, false);
+    let (mut boxes, mut regions, mut diagonals, mut windoku) = (None, false, false, false);
     // A combined layout: the frame `(height, width)` and the grids' corners.
     let mut frame: Option<(usize, usize)> = None;
     let mut grids: Option<Vec<(usize, usize)>> = None;
@@ -199,6 +200,9 @@ fn read_one<'a>(
         } else if w == "diagonals" {
             twice(diagonals)?;
             diagonals = true;
+        } else if w == "windoku" {
+            twice(windoku)?;
+            windoku = true;
         } else if w == "samurai" {
             twice(frame.is_some())?;
             frame = Some((21, 21));
@@ -229,7 +233,7 @@ fn read_one<'a>(
                 line,
                 here,
                 syntax(
-                    "a keyword box=RxC, regions, diagonals, samurai, frame=HxW or grids=...",
+                    "a keyword box=RxC, regions, diagonals, windoku, samurai, frame=HxW or grids=...",
                     &format!("`{w}`"),
                 ),
             ));
@@ -246,14 +250,14 @@ fn read_one<'a>(
             ),
         ));
     }
-    if frame.is_some() && (regions || diagonals || r.options.diagonals) {
+    if frame.is_some() && (regions || diagonals || r.options.diagonals || windoku) {
         return Err(err(
             number,
             line,
             at,
             syntax(
                 "a combined layout of boxed grids",
-                "regions or diagonals with it (combined layouts take neither)",
+                "regions, diagonals or windows with it (combined layouts take none)",
             ),
         ));
     }
@@ -492,8 +496,11 @@ fn read_one<'a>(
     }
     let form = OutputFormat::Killer;
     let before = r.out.len();
-    let diagonals = diagonals || r.options.diagonals;
-    if let Err(kind) = r.push_with(n, layout, givens, number, None, form, diagonals) {
+    let houses = (
+        diagonals || r.options.diagonals,
+        windoku || r.options.windoku,
+    );
+    if let Err(kind) = r.push_with(n, layout, givens, number, None, form, houses) {
         return Err(r.ctx.error_at(number, line, at, kind));
     }
     if !cages.is_empty() {
@@ -595,6 +602,9 @@ pub fn write_killer_grid(puzzle: &Puzzle, grid: &[u16], alphabet: Option<&Alphab
     }
     if g.has_diagonals() {
         s.push_str(" diagonals");
+    }
+    if g.has_windows() {
+        s.push_str(" windoku");
     }
     if grid.iter().any(|&d| d != 0) {
         s.push_str("\ngivens\n");

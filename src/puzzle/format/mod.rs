@@ -879,11 +879,12 @@ impl Reader<'_> {
         name: Option<String>,
         form: OutputFormat,
     ) -> Result<(), ParseErrorKind> {
-        let diagonals = self.options.diagonals;
-        self.push_with(n, layout, givens, line, name, form, diagonals)
+        let (diagonals, windoku) = (self.options.diagonals, self.options.windoku);
+        self.push_with(n, layout, givens, line, name, form, (diagonals, windoku))
     }
 
-    /// [`Reader::push`] with the diagonals given (the killer format's header names them).
+    /// [`Reader::push`] with the diagonals and the windoku windows given (the killer format's
+    /// header names them).
     #[allow(clippy::too_many_arguments)]
     fn push_with(
         &mut self,
@@ -893,11 +894,11 @@ impl Reader<'_> {
         line: usize,
         name: Option<String>,
         form: OutputFormat,
-        diagonals: bool,
+        (diagonals, windoku): (bool, bool),
     ) -> Result<(), ParseErrorKind> {
         let geometry = self
             .cache
-            .get(n, layout, diagonals, self.options.windoku)
+            .get(n, layout, diagonals, windoku)
             .map_err(ParseErrorKind::Geometry)?;
         let puzzle = Puzzle::new(geometry, givens).map_err(ParseErrorKind::Grid)?;
         self.out.push(SourcedPuzzle {
