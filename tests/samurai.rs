@@ -27,6 +27,7 @@ const SAMURAI_ENGINES: &[&str] = &[
     "dlx:pre=true",
     "sat",
     "sat:encoding=minimal",
+    "sat:encoding=minimal,backend=cadical",
     "sat:encoding=optimized,amo=binary",
     "sat:encoding=extended,backend=batsat",
 ];

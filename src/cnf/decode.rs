@@ -82,6 +82,11 @@ pub fn decode(info: &CnfInfo, model: &Model) -> Result<Grid, DecodeError> {
         }
     }
     for (cell, (&g, &c)) in info.fixed.iter().zip(&count).enumerate() {
+        if info.geometry.is_void(cell) {
+            // The 1 given there (`Puzzle::void_as_given`) is in no house: encodings without
+            // at-most-one clauses per cell leave its other digits free.
+            continue;
+        }
         // A cell decided before an optimized or reduced encoding has no variable (count 0).
         let ok = if g != 0 { c <= 1 } else { c == 1 };
         if !ok {
