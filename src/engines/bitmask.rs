@@ -232,7 +232,7 @@ impl Table {
         };
         // The table's size first, by counting bits (N/64 words per cell), so that a grid
         // whose table would pass the cap is refused before anything of size N^3 is touched
-        // (an empty 1024x1024 used to spend 7 s listing candidates only to refuse).
+        // (listing the candidates of an empty 1024x1024 first takes about 7 s, only to refuse).
         let mut total = 0u64;
         for row in 0..n {
             if stopped() {

@@ -72,11 +72,12 @@
 //! the cancel flag are checked through [`Search`] (the clock every 256 nodes). There is no build
 //! stage: setting up the board is part of the search, so `build` is 0.
 //!
-//! # Implementation notes (measured with `scripts/bench-fast.sh`)
+//! # Implementation notes
 //!
-//! Figures (`bash scripts/bench-fast.sh 5 1`, load 5.7-6.4 on 2 cores): the solver runs at
-//! 1.05x / 1.35x / 1.41x the `sudoku` crate 0.8's rate on 17-clue / top1465 /
-//! forum-hardest-1106, 3.40 µs per 17-clue puzzle (session 6: 0.78x / 0.76x / 0.70x, 5.07 µs).
+//! `bash scripts/bench-fast.sh 5 1` measures the solver against the `sudoku` crate 0.8: on 2
+//! cores at load 5.7-6.4 it runs at 1.05x / 1.35x / 1.41x the crate's rate on 17-clue /
+//! top1465 / forum-hardest-1106, 3.40 µs per 17-clue puzzle (docs/engine-fast.md). What makes
+//! it this fast:
 //!
 //! - The givens are loaded in one pass per digit (cells per digit and band, then their peers),
 //!   not placed one by one.
@@ -85,16 +86,16 @@
 //! - Words live in arrays of 32 indexed `j & 31`: safe code without bounds checks in the loops.
 //! - The stall step (3.) skips the digits none of whose words changed since their last check
 //!   (a mask of stale words): they would find nothing again, so the result is the same, and
-//!   most digits are skipped (+4% / +10% / +15% on 17-clue / top1465 / forum-hardest).
+//!   most digits are skipped.
 //! - A band update that places cells clears them from all nine words of the band and their
 //!   columns from all three words of the digit, then writes its own word back: no branch on
-//!   the own digit and band, which the CPU mispredicted (+5-8%).
+//!   the own digit and band, which the CPU would mispredict.
 //! - The words are band-major (`9 * b + d`) and a band clear collects its changed words in a
-//!   9-bit mask shifted once into the dirty mask (+10% on all three sets, same counters).
-//! - The guess rule (most unsolved peers among the bivalue cells, instead of the first
-//!   bivalue cell): mean guesses on top1465 10.4 (was 18.8), on forum-hardest 140 (was 284);
-//!   +5% / +34% / +52% on 17-clue / top1465 / forum-hardest. Solution counts and the unique
-//!   solutions are the same on all three sets and on 3,300 mutated puzzles (classic and X).
+//!   9-bit mask shifted once into the dirty mask.
+//! - The guess rule takes the bivalue cell with the most unsolved peers, not the first one:
+//!   mean guesses (`fast_bench guesses`) 10.4 on top1465 and 140 on forum-hardest, against
+//!   18.8 and 284 with the first bivalue cell. Solution counts and the unique solutions are
+//!   the same under both rules on all three sets and on 3,300 mutated puzzles (classic and X).
 
 use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
 use crate::puzzle::{Layout, Puzzle};

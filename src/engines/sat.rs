@@ -320,10 +320,10 @@ pub const AUTO_RACE: &str = "portfolio:batsat+cadical";
 /// of the sat engine"): on random 64x64 cuts at 61% givens batsat and CaDiCaL are level in
 /// median and their tails differ, so the race cuts the 75th and 90th percentiles by a third;
 /// on the 25x25 hardness-peak set batsat is twice as fast as CaDiCaL and a race there only
-/// doubled the time of its 25 raced puzzles (12-60 ms each; a race's fixed cost, CaDiCaL
+/// doubles the time of its 25 raced puzzles (12-60 ms each; a race's fixed cost, CaDiCaL
 /// loading and freeing a second formula beside batsat, is 15-30 ms). On cuts just above the
-/// hardness peak of sides 36 and 49 the race saved 2% of the wall time (36x36) or cost 10%
-/// (49x49, where batsat is the faster), for twice the CPU (session 17).
+/// hardness peak of sides 36 and 49 the race saves 2% of the wall time (36x36) or costs 10%
+/// (49x49, where batsat is the faster), for twice the CPU (`scripts/bench-sat-portfolio.sh`).
 pub const AUTO_RACE_MIN_SIDE: usize = 64;
 
 /// `backend=auto` races on a formula of at least this many variables (the candidates left
@@ -332,11 +332,11 @@ pub const AUTO_RACE_MIN_SIDE: usize = 64;
 pub const AUTO_RACE_MIN_VARS: u64 = 5_000;
 
 /// `backend=auto` races on a formula of at most this many variables: a race holds the
-/// formula twice, and CaDiCaL's copy takes 4-5 times batsat's memory. Measured (session 17,
+/// formula twice, and CaDiCaL's copy takes 4-5 times batsat's memory. Measured (docs/engines.md,
 /// peak RSS of `solve --time-limit`, none answered): a 400x400 cut at 60% givens (3.0M
 /// variables, 38.9M clauses) 4.70 GB raced against 1.87 GB for batsat alone, at 75% (348k,
 /// 6.7M) 1.68 GB against 0.35 GB, a 225x225 cut at 70% (130k, 2.5M) 0.63 GB against 0.14
-/// GB. The race's gains were measured at 8,600-12,000 variables (64x64 grids), and it cost
+/// GB. The race's gains were measured at 8,600-12,000 variables (64x64 grids), and it costs
 /// time on rk-81x81, rk-100x100 and gen-225x225 (20k, 17k and 48k variables).
 pub const AUTO_RACE_MAX_VARS: u64 = 100_000;
 

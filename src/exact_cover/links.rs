@@ -16,7 +16,8 @@
 //!   unlike the 2000 paper, there is no `right` link: the node after `q` in its option is
 //!   `q + 1`, and the spacer after the option leads back to its first node. Hiding an option
 //!   then computes the next address instead of loading it, so the loads of its nodes do not
-//!   wait on one another; on 9x9 Sudoku this searched 7-8% faster than the `right` links;
+//!   wait on one another (`scripts/bench-dlx.sh` measures such layout choices against a build
+//!   without them: docs/benchmarks.md);
 //! - indices into `Vec`s, no pointer, no allocation after construction: `u16` indices when
 //!   the problem has fewer than 65 536 nodes, with `i8` keys when no item has 31 options or
 //!   more (9x9 and 16x16 Sudoku matrices) or `i16` keys when none has 8192 or more
@@ -43,8 +44,8 @@
 //! DLX1 finds a dead end (an active primary item with no option) by choosing it. The covers
 //! can also note the last item whose list a hide emptied (`zeroed`), which the elimination
 //! of [`super::propagate`] uses to stop early; the plain search's covers skip that (a compare
-//! and a conditional move per node hidden) and find dead ends by the choice scan, which on
-//! top1465 searched 3% faster and counts the same.
+//! and a conditional move per node hidden) and find dead ends by the choice scan, which
+//! counts the same.
 //!
 //! When every option has the same 4 items in fixed places (every Sudoku matrix without extra
 //! houses: cell, row, column, box; [`Core::width`]), the search hides an option by unrolled

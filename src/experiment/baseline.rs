@@ -7,8 +7,8 @@
 //! It is reached two ways: `examples/engine_loop.rs`, and the hidden `sudolab bench-loop
 //! FILE ENGINE`, which the benchmark times. In the `sudolab` binary the engine's machine code
 //! sits at the same addresses for the loop and for `sudolab run`; two binaries place the
-//! same code differently, which moved the bare loop's CPU time by 3-4% between builds
-//! (session 8), as much as the runner's whole overhead.
+//! same code differently, which moves the bare loop's CPU time by 2-4% between builds, as
+//! much as the runner's whole overhead (docs/benchmarks.md, `scripts/bench-runner.sh`).
 
 use crate::engines::{self, EngineSpec, Limits};
 use crate::puzzle::read_puzzles;

@@ -774,7 +774,7 @@ impl<'p, R: std::io::Read> RowReader<'p, R> {
             Err(e) => return Err(self.csv_error(&e)),
         }
         // The row's own position, not the reader's: after the read the reader is already on
-        // the next line (resume used to report a bad row one line late).
+        // the next line (its position would name a bad row one line late).
         let (line, start) = self
             .row
             .position()

@@ -208,8 +208,8 @@ impl Axis {
 const LOG_LIMIT: f64 = 330.0;
 
 /// `lo..hi` made finite and bounded, as decimal exponents: an infinite or NaN end (a value of
-/// infinity or NaN reached a chart) used to make the decade loops run to `i32::MAX` and
-/// allocate until the process was killed.
+/// infinity or NaN in a chart) would make the decade loops run to `i32::MAX` and allocate
+/// until the process is killed.
 fn log_bounds(lo: f64, hi: f64) -> (f64, f64) {
     let bound =
         |v: f64, default: f64| if v.is_nan() { default } else { v }.clamp(-LOG_LIMIT, LOG_LIMIT);
