@@ -8,8 +8,8 @@
 #   scripts/bench-dlx.sh [ROUNDS] [MIN_CPU_SECS] [SET...]
 #
 # Defaults: 5 rounds of 1.5 CPU seconds per run, data/royle-17clue.txt and
-# data/magictour-top1465.txt. Environment: OLD_REF (default 00f2a0c, main before the
-# struct-of-arrays links and the relinking of the givens), OLD_DIR (default /tmp/dlx-old-src),
+# data/magictour-top1465.txt. Environment: OLD_REF (default HEAD~1: the commit to compare
+# this checkout with), OLD_DIR (default /tmp/dlx-old-src),
 # OLD_TARGET (default /tmp/dlx-old-target), SPEC (engine spec, default dlx). The timing
 # loop is examples/dlx_bench.rs (public API only), copied into the old tree so that both
 # builds time exactly the same loop. Both builds also print their total nodes, which must be
@@ -21,7 +21,7 @@ secs=${2:-1.5}
 shift 2 || shift $# || true
 sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(data/royle-17clue.txt data/magictour-top1465.txt)
-old_ref=${OLD_REF:-00f2a0c}
+old_ref=${OLD_REF:-HEAD~1}
 old_dir=${OLD_DIR:-/tmp/dlx-old-src}
 old_target=${OLD_TARGET:-/tmp/dlx-old-target}
 spec=${SPEC:-dlx}

@@ -7,7 +7,7 @@
 #   scripts/bench-engines.sh [TIME_LIMIT_SECS] [SET...]
 #
 # Defaults: 10 s per puzzle, data/pe96.txt and data/norvig-top95.txt. Engines run one after
-# the other in one session, so their figures compare side by side on this machine's load.
+# the other in one invocation, so their figures compare side by side on this machine's load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-10}

@@ -7,10 +7,9 @@
 #      solving without the runner (`experiment::baseline::bare_loop`), run from the same
 #      binary as the hidden `sudolab bench-loop FILE ENGINE`. Target: <= 5 %. In one binary
 #      the engine's machine code is at the same addresses for both sides; the same loop in
-#      another binary (`examples/engine_loop.rs`, the baseline until session 9) runs the
-#      same instructions 2-4 % faster or slower depending on where the linker put them,
-#      which moved the figure by as much as the runner costs. That loop is still timed and
-#      shown ("example"), for comparison with earlier figures.
+#      another binary (`examples/engine_loop.rs`) runs the same instructions 2-4 % faster or
+#      slower depending on where the linker put them, which moves the figure by as much as
+#      the runner costs. That loop is timed and shown too ("example"), to show that spread.
 #  (i) instructions: the same comparison as (a) counted in instructions executed (whole
 #      process, every thread) under valgrind's callgrind. Deterministic: the figure does not
 #      move with the machine's load, where (a) does by several percent. It misses what

@@ -20,9 +20,9 @@
 # and forum-hardest"): `/red` is the ratio to fresh reduced (the engine's default, probing up
 # to 9x9) on the same backend, `/ext` the ratio to a fresh solver of the same backend on the
 # same formula as the incremental mode's (fresh extended). Incremental configurations run
-# propagation first (singles + probing, as fresh reduced) unless `probe=false` (the mode as it
-# was before session 11); `assume=all|refuted` add the removed candidates as negative
-# assumptions. Defaults: 3 rounds, backends batsat varisat cadical.
+# propagation first (singles, locked candidates and probing up to 9x9, as fresh reduced);
+# `probe=false` leaves probing out; `assume=all|refuted` add the removed candidates as
+# negative assumptions. Defaults: 3 rounds, backends batsat varisat cadical.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}

@@ -11,7 +11,7 @@
 #   scripts/bench-sat-limits.sh [T_SECS] [BACKEND...]
 #
 # Defaults: T = 2, backends varisat batsat cadical portfolio. Rows run one after the other in one
-# session (same load); the load average is printed at the start and the end.
+# invocation (same load); the load average is printed at the start and the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-2}
