@@ -574,7 +574,7 @@ fn bitmask_refuses_a_huge_grid_before_building_and_reports_its_time() {
     assert!(wall > 0.0, "wall_s {wall}");
 }
 
-// ---------------------------------------------------------------- session 15's audit
+// ------------- bounds checked before work, positions named by every reader, round trips
 
 #[test]
 fn encode_refuses_a_formula_over_its_bound_before_writing() {

@@ -1,6 +1,6 @@
 //! The `dlx` engine's node and update counts (count to 2) on a fixed sample of 17-clue,
 //! top1465 and forum-hardest puzzles equal those recorded in `tests/data/dlx-counts.txt` from
-//! the implementation before the struct-of-arrays links (how the file was made is in its
+//! an implementation without the struct-of-arrays links (how the file was made is in its
 //! header). A faster layout or a cheaper way of setting up the givens must not change the
 //! search: same choices, same covers.
 
