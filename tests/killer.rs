@@ -232,6 +232,13 @@ fn binary_gives_the_published_solutions() {
 }
 
 #[test]
+fn gac_gives_the_published_solutions() {
+    for spec in ["gac", "gac:branch=domwdeg", "gac:restarts=luby"] {
+        assert_eq!(gives_the_published_solutions(spec, true, None), 155);
+    }
+}
+
+#[test]
 fn bitmask_gives_the_published_solutions() {
     let nine = gives_the_published_solutions("bitmask", true, Some(2_000_000));
     assert!(
@@ -367,6 +374,8 @@ fn cage_engines_agree_on_random_killers() {
         "bnb:order=best",
         "bitmask",
         "dlx",
+        "gac",
+        "gac:branch=domwdeg,restarts=luby",
     ];
     let all = Limits {
         keep_solutions: usize::MAX,

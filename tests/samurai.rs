@@ -25,6 +25,7 @@ const SAMURAI_ENGINES: &[&str] = &[
     "binary:propagation=hidden",
     "dlx",
     "dlx:pre=true",
+    "gac",
     "sat",
     "sat:encoding=minimal",
     "sat:encoding=minimal,backend=cadical",

@@ -22,6 +22,7 @@ mod cage_rules;
 mod candidates;
 pub mod dlx;
 pub mod fast;
+pub mod gac;
 pub mod human;
 pub mod sat;
 
@@ -238,6 +239,7 @@ pub static ENGINES: &[&EngineInfo] = &[
     &sat::INFO,
     &dlx::INFO,
     &fast::INFO,
+    &gac::INFO,
 ];
 
 /// Looks an engine up by name.
@@ -260,14 +262,14 @@ pub fn make(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Stri
 pub fn run(engine: &mut dyn Engine, puzzle: &Puzzle, limits: &Limits) -> Outcome {
     if puzzle.has_cages() && !engine.supports_cages() {
         return Outcome::unsupported(
-            "this engine does not enforce cages (killer sudoku); human, dlx, backtrack, binary, \
-             bnb and bitmask do",
+            "this engine does not enforce cages (killer sudoku); human, dlx, sat, gac, backtrack, \
+             binary, bnb and bitmask do",
         );
     }
     if !engine.supports_geometry(puzzle.geometry()) {
         return Outcome::unsupported(format!(
             "this engine does not take the {} layout (windoku windows or combined grids); \
-             human, binary, dlx and sat do",
+             human, binary, dlx, sat and gac do",
             puzzle.geometry().variant()
         ));
     }
