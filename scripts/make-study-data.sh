@@ -18,12 +18,16 @@
 #                    first cells of a random order removed from a full grid, so most puzzles
 #                    below about 45 % have several solutions), 5 puzzles at each of 5, 10, ...,
 #                    90 % givens.
+#   peak-N.txt       N x N for N = 25, 36, 49, 64, NOT checked for uniqueness (`generate
+#                    --unchecked`), 3 puzzles at each of six shares of givens spaced 6 points
+#                    apart around the hardness peak, which moves to more givens as N grows:
+#                    30-60 % at 25, 36-66 % at 36, 42-72 % at 49, 48-78 % at 64.
 #   killer-9.txt, killer-16.txt  killer puzzles with no givens (`generate --killer`, cages
 #                    split until dlx proves the puzzle unique), 50 at 9x9 and 10 at 16x16,
 #                    in the killer text format (docs/formats.md).
 #
 #   bash scripts/make-study-data.sh            # all
-#   bash scripts/make-study-data.sh clues      # one (clues, scaling, hardness, killer)
+#   bash scripts/make-study-data.sh clues      # one (clues, scaling, hardness, peak, killer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --locked --bin sudolab >&2
@@ -75,6 +79,22 @@ if [[ $what == all || $what == hardness ]]; then
         done
         mv "$tmp" "$OUT/hardness-25-$kind.txt"
         chmod 644 "$OUT/hardness-25-$kind.txt"
+    done
+fi
+
+if [[ $what == all || $what == peak ]]; then
+    for spec in 25:30 36:36 49:42 64:48; do
+        IFS=: read -r n lo <<<"$spec"
+        tmp=$(mktemp)
+        : >"$tmp"
+        for pct in $(seq "$lo" 6 $((lo + 30))); do
+            k=$(( (n * n * pct + 50) / 100 ))
+            echo "peak ${n}x${n}: $pct % ($k clues), 3 puzzles" >&2
+            "$BIN" generate --size "$n" --clues "$k" --count 3 --seed $((n * 100 + pct)) \
+                --unchecked >>"$tmp"
+        done
+        mv "$tmp" "$OUT/peak-$n.txt"
+        chmod 644 "$OUT/peak-$n.txt"
     done
 fi
 

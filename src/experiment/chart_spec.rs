@@ -24,6 +24,11 @@ pub enum ChartKind {
     /// Median and 90th percentile of a metric against a numeric column (`clues`, `size`), one
     /// line per configuration, limit hits marked.
     Line,
+    /// The survival function of a metric per configuration: runs not yet answered (y, log)
+    /// against the metric (x, log). A heavy tail (Gomes, Selman, Crato and Kautz, "Heavy-tailed
+    /// phenomena in satisfiability and constraint satisfaction problems", JAR 2000) decays as
+    /// a straight line on these axes rather than falling off.
+    Survival,
 }
 
 impl ChartKind {
@@ -34,6 +39,7 @@ impl ChartKind {
             ChartKind::Box => "box",
             ChartKind::Bars => "bars",
             ChartKind::Line => "line",
+            ChartKind::Survival => "survival",
         }
     }
 }

@@ -25,6 +25,7 @@ pub fn build(records: &[Record], spec: &ChartSpec) -> anyhow::Result<Plot> {
         ChartKind::Box => boxes(&sel, spec)?,
         ChartKind::Bars => bars(&sel, spec)?,
         ChartKind::Line => line(&sel, spec)?,
+        ChartKind::Survival => survival(&sel, spec)?,
     };
     if let Some(t) = &spec.title {
         plot.title = t.clone();
@@ -256,6 +257,118 @@ fn cactus(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
         legend.push(series_legend(
             *colour_i,
             format!("{c} ({}/{n})", values.len()),
+            true,
+        ));
+    }
+    Ok(Plot {
+        title,
+        subtitle: subtitle(sel),
+        x,
+        y,
+        items,
+        legend,
+        caption,
+        size: WIDE,
+        message: None,
+    })
+}
+
+/// The survival function of the metric per configuration, as a count: after the `k`-th
+/// smallest answered value, `n - k` runs of the configuration's `n` are still unanswered
+/// (the runs stopped by a limit never are: they are censored at the limit).
+fn survival(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
+    let m = spec_metric(spec)?;
+    let inst = data::instances(&sel.records, m);
+    let groups = by_config(sel, &inst);
+    let title = format!("Survival function: {}", m.label);
+    let mut series = Vec::new();
+    for (c, colour, insts) in &groups {
+        let mut values: Vec<f64> = insts
+            .iter()
+            .filter(|i| i.answered)
+            .filter_map(|i| i.value)
+            .collect();
+        values.sort_by(f64::total_cmp);
+        series.push((*c, *colour, insts.len(), values));
+    }
+    let limit = (m.unit == Unit::Seconds)
+        .then(|| data::uniform_time_limit(&sel.records))
+        .flatten();
+    let mut caption = format!(
+        "Survival function. For each configuration of n runs, a point (v, k) means that k runs \
+         had not been answered within {} v; runs stopped by a limit are never answered, so the \
+         line ends at their count. Both axes are logarithmic: a heavy-tailed distribution \
+         (Gomes et al. 2000) decays along a straight line instead of dropping off.",
+        m.name
+    );
+    let values = series.iter().flat_map(|s| s.3.iter().copied()).chain(limit);
+    let (Some((lo, hi)), Some(most)) = (min_max(values), series.iter().map(|s| s.2).max()) else {
+        return Ok(empty(
+            title,
+            subtitle(sel),
+            "no answered run to draw".into(),
+            caption,
+        ));
+    };
+    let mut x = Axis::log("", m.unit, lo, hi);
+    x.label = log_label(m.label, &x, series.iter().flat_map(|s| s.3.iter().copied()));
+    let y = Axis::log(
+        "runs not yet answered (log scale)",
+        Unit::Count,
+        1.0,
+        most as f64,
+    );
+    let mut items = Vec::new();
+    let mut legend = Vec::new();
+    let right = limit.map_or(x.hi, |t| x.pos(t));
+    if let Some(t) = limit {
+        items.push(Item::Line {
+            points: vec![(x.pos(t), y.lo), (x.pos(t), y.hi)],
+            pen: Pen {
+                colour: GREY,
+                width: 1,
+                dash: Dash::Dashed,
+            },
+        });
+        caption.push_str(" The dashed line is the time limit every run had.");
+    }
+    for (c, colour_i, n, values) in &series {
+        let (colour, dash, mk) = series_style(*colour_i);
+        // A step down at each answered value, from n runs left to n - answered.
+        let mut points = Vec::with_capacity(2 * values.len() + 2);
+        let mut left = *n;
+        let start = values.first().map_or(right, |&v| x.pos(v));
+        points.push((x.lo.min(start), y.pos(left as f64)));
+        for &v in values {
+            let at = x.pos(v);
+            points.push((at, y.pos(left as f64)));
+            left -= 1;
+            if left == 0 {
+                break;
+            }
+            points.push((at, y.pos(left as f64)));
+        }
+        if left > 0 {
+            points.push((right, y.pos(left as f64)));
+        }
+        items.push(Item::Markers {
+            points: thin(&points, 12),
+            marker: mk,
+            colour,
+            size: 4,
+            filled: true,
+        });
+        items.push(Item::Line {
+            points,
+            pen: Pen {
+                colour,
+                width: 2,
+                dash,
+            },
+        });
+        legend.push(series_legend(
+            *colour_i,
+            format!("{c} ({}/{n} answered)", values.len()),
             true,
         ));
     }

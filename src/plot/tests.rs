@@ -131,6 +131,7 @@ fn all_kinds() -> Vec<ChartSpec> {
             x: Some("size".into()),
             ..spec(ChartKind::Line, Some("vars"))
         },
+        spec(ChartKind::Survival, None),
     ]
 }
 
@@ -153,6 +154,7 @@ fn every_kind_draws_well_formed_svg() {
             ChartKind::Box => assert!(text.contains("slow (n=25, 5 unanswered)"), "{text}"),
             ChartKind::Bars => assert!(text.contains("fast"), "{text}"),
             ChartKind::Line => assert!(text.contains("median"), "{text}"),
+            ChartKind::Survival => assert!(text.contains("slow (25/30 answered)"), "{text}"),
         }
     }
 }
