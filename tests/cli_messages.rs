@@ -797,3 +797,62 @@ fn resume_names_the_line_and_column_of_a_bad_row() {
         7
     );
 }
+
+/// An experiment `e.toml` in `d` of one puzzle file and one `dlx` configuration, with
+/// `extra` before its tables, run with `--no-charts`.
+fn run_experiment(d: &Path, extra: &str) -> Output {
+    puzzle_file(d);
+    std::fs::write(
+        d.join("e.toml"),
+        format!(
+            "name = \"e\"\n{extra}[[datasets]]\npath = \"p.txt\"\n[[engines]]\nengine = \"dlx\"\n"
+        ),
+    )
+    .unwrap();
+    run_in(d, &["run", "e.toml", "--out", "o.csv", "--no-charts"])
+}
+
+/// A huge `repetitions` is a bad value of the file (it panicked with "capacity overflow",
+/// or aborted on a 304 TB allocation), and so is a job list too large to plan.
+#[test]
+fn a_huge_repetitions_is_refused_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for reps in ["9223372036854775807", "100000000000", "10001"] {
+        let o = run_experiment(d, &format!("repetitions = {reps}\n"));
+        refused(
+            &o,
+            &[
+                "e.toml:2:15: repetitions: expected a whole number from 1 to 10000",
+                &format!("found {reps}"),
+            ],
+        );
+    }
+    // 10,000 repetitions of 2,000 puzzles: within each bound but 20,000,000 jobs.
+    let many = format!("{PUZZLE}\n").repeat(2000);
+    std::fs::write(d.join("many.txt"), many).unwrap();
+    std::fs::write(
+        d.join("m.toml"),
+        "name = \"m\"\nrepetitions = 10000\n[[datasets]]\npath = \"many.txt\"\n\
+         [[engines]]\nengine = \"dlx\"\n",
+    )
+    .unwrap();
+    let o = run_in(d, &["run", "m.toml", "--out", "m.csv", "--no-charts"]);
+    refused(
+        &o,
+        &["m.toml:2:15: repetitions: 2000 puzzles x 1 configurations x 10000 repetitions: 20000000 jobs", "--shard"],
+    );
+    let o = run_in(
+        d,
+        &[
+            "run",
+            "m.toml",
+            "--out",
+            "m.csv",
+            "--no-charts",
+            "--shard",
+            "0/1",
+        ],
+    );
+    refused(&o, &["20000000 jobs in shard 0/1"]);
+}

@@ -192,7 +192,32 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
 
     let loaded = load_datasets(&exp)?;
     let counts: Vec<usize> = loaded.iter().map(|d| d.puzzles.len()).collect();
-    let jobs_total = jobs::count(&counts, exp.engines.len(), exp.repetitions);
+    // The job list is allocated whole: its size is checked first.
+    let configs = exp.engines.len();
+    let too_many = |n: Option<u64>, what: &str| {
+        anyhow::anyhow!(
+            "{}{}: repetitions: {} puzzles x {configs} configurations x {} repetitions: {} \
+             jobs{what}; one run plans at most {} (split it with --shard, or use fewer \
+             repetitions, configurations or puzzles, `first`)",
+            exp.path.display(),
+            config::key_position(&exp.text, "repetitions"),
+            counts.iter().sum::<usize>(),
+            exp.repetitions,
+            n.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string()),
+            jobs::MAX_JOBS
+        )
+    };
+    let jobs_total =
+        jobs::count(&counts, configs, exp.repetitions).ok_or_else(|| too_many(None, ""))?;
+    match jobs::shard_count(&counts, configs, exp.repetitions, opts.shard) {
+        Some(n) if n <= jobs::MAX_JOBS => {}
+        n => {
+            let what = opts
+                .shard
+                .map_or(String::new(), |s| format!(" in shard {s}"));
+            return Err(too_many(n, &what));
+        }
+    }
     let plan = jobs::plan(
         &counts,
         exp.engines.len(),
