@@ -1,7 +1,8 @@
 //! `sudolab merge`: joins the outputs of the shards of one experiment into one CSV.
 //!
 //! Every input must have its sidecar, and all sidecars must name the same experiment and
-//! fingerprint (the same experiment file text) and the same `jobs_total`. The union of the
+//! fingerprint (the same experiment file text) and the same `jobs_total`, and the same
+//! `puzzle_fingerprints` (the same puzzles in the same order in each dataset). The union of the
 //! rows must hold every job `0..jobs_total` exactly once; otherwise nothing is written and the
 //! error lists the missing and the doubled jobs (as ranges, with the files holding doubles).
 //! The merged CSV is sorted by job, and each row is copied byte for byte from its shard
@@ -93,6 +94,7 @@ pub fn merge(
         }
         texts.push(text);
     }
+    check_puzzle_files(inputs, &metas, &rows, &texts)?;
     let missing: Vec<u64> = (0..total).filter(|j| !holders.contains_key(j)).collect();
     let doubled: Vec<(u64, &Vec<usize>)> = holders
         .iter()
@@ -191,6 +193,65 @@ pub fn merge(
         sidecar: side,
         records,
     })
+}
+
+/// Refuses shards run on different puzzle files: each run records, per dataset, the
+/// fingerprint of its puzzles (`puzzle_fingerprints` in the sidecar; older sidecars have
+/// none, and are not compared). The error names the first row whose puzzle another input
+/// holds under another number, when there is one.
+fn check_puzzle_files(
+    inputs: &[PathBuf],
+    metas: &[(&PathBuf, PathBuf, Value)],
+    rows: &[(Record, usize, std::ops::Range<usize>)],
+    texts: &[Vec<u8>],
+) -> anyhow::Result<()> {
+    let prints = |m: &Value| m.get("puzzle_fingerprints").cloned().unwrap_or(Value::Null);
+    let (_, first_side, first) = &metas[0];
+    for (b, (_, side, meta)) in metas.iter().enumerate().skip(1) {
+        let (fa, fb) = (prints(first), prints(meta));
+        let Some(dataset) = fa.as_object().and_then(|fa| {
+            fa.iter()
+                .find(|(d, f)| fb.get(d.as_str()).is_some_and(|g| g != *f))
+                .map(|(d, _)| d.clone())
+        }) else {
+            continue;
+        };
+        let line = |i: usize, at: usize| texts[i][..at].iter().filter(|&&c| c == b'\n').count() + 1;
+        // A puzzle of input 0 under one number that input b has under another.
+        let mut seen: BTreeMap<&str, (u64, usize)> = BTreeMap::new();
+        for (r, i, span) in rows
+            .iter()
+            .filter(|(r, i, _)| *i == 0 && r.dataset == dataset)
+        {
+            seen.entry(&r.puzzle)
+                .or_insert((r.puzzle_index, line(*i, span.start)));
+        }
+        let clash = rows.iter().find_map(|(r, i, span)| {
+            let (index, at) = *seen.get(r.puzzle.as_str())?;
+            (*i == b && r.dataset == dataset && index != r.puzzle_index)
+                .then(|| (r, line(*i, span.start), index, at))
+        });
+        let why = format!(
+            "the shards were run on different puzzle files (dataset {dataset}: puzzle \
+             fingerprint {} in {}, {} in {}); run every shard on the same files",
+            fb[&dataset].as_str().unwrap_or("?"),
+            side.display(),
+            fa[&dataset].as_str().unwrap_or("?"),
+            first_side.display()
+        );
+        match clash {
+            Some((r, at, index, first_at)) => bail!(
+                "{}:{at}: puzzle {} of dataset {dataset} is {:?}, which {}:{first_at} has as \
+                 puzzle {index}: {why}",
+                inputs[b].display(),
+                r.puzzle_index,
+                r.puzzle,
+                inputs[0].display()
+            ),
+            None => bail!("{}: {why}", inputs[b].display()),
+        }
+    }
+    Ok(())
 }
 
 /// `[1,2,3,7,9,10]` -> `1-3, 7, 9-10`, at most 20 ranges shown.
