@@ -923,3 +923,43 @@ fn resume_and_merge_refuse_rows_of_a_different_puzzle_file() {
     refused(&o, &[&found, "different puzzle files"]);
     assert!(!d.join("m.csv").exists());
 }
+
+/// A bad cell of a CSV with `\r\n` line ends is on the line it is on (it was named one line
+/// early), for every reader of run rows.
+#[test]
+fn a_bad_cell_of_a_crlf_file_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let lines = run_output(d);
+    spoiled(d, &lines, 5, "cpu_s", "inf", "bad.csv");
+    let text = std::fs::read_to_string(d.join("bad.csv")).unwrap();
+    std::fs::write(d.join("bad.csv"), text.replace('\n', "\r\n")).unwrap();
+    let field = sudolab::experiment::COLUMNS
+        .iter()
+        .position(|c| *c == "cpu_s")
+        .unwrap()
+        + 1;
+    let at = format!("bad.csv:5:{field}: column `cpu_s`");
+    for args in [
+        &["summary", "bad.csv"][..],
+        &["plot", "bad.csv", "--kind", "bars", "--out", "x.svg"],
+        &["report", "bad.csv", "-o", "x.html"],
+        &["merge", "bad.csv", "-o", "m.csv", "--force"],
+    ] {
+        refused(&run_in(d, args), &[&at, "found \"inf\""]);
+    }
+    // A good CRLF file merges into the same rows as its LF original.
+    std::fs::write(d.join("good.csv"), lines.join("\r\n") + "\r\n").unwrap();
+    std::fs::copy(d.join("out/c.json"), d.join("good.json")).unwrap();
+    let o = run_in(d, &["merge", "good.csv", "-o", "m.csv", "--force"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let merged = std::fs::read_to_string(d.join("m.csv")).unwrap();
+    let mut want = lines[1..].to_vec();
+    want.sort_by_key(|l| l.rsplit(',').nth(4).unwrap().parse::<u64>().unwrap());
+    let got: Vec<&str> = merged
+        .lines()
+        .skip(1)
+        .map(|l| l.trim_end_matches('\r'))
+        .collect();
+    assert_eq!(got, want);
+}

@@ -7,7 +7,7 @@
 //! error lists the missing and the doubled jobs (as ranges, with the files holding doubles).
 //! The merged CSV is sorted by job, and each row is copied byte for byte from its shard
 //! (numbers are not parsed and re-printed, so `5.000000000` stays `5.000000000`; each row
-//! keeps its `shard` cell). Inputs may be plain or `.csv.gz`; an output named `.gz` is
+//! keeps its `shard` cell), its line end made `\n`. Inputs may be plain or `.csv.gz`; an output named `.gz` is
 //! written compressed. The merged sidecar is
 //! the first input's with `shard` null, `jobs_shard` = `jobs_total`, `output` the merged
 //! CSV, `start`/`end` the
@@ -81,7 +81,8 @@ pub fn merge(
     let header = COLUMNS.join(",");
     for (i, input) in inputs.iter().enumerate() {
         let text = rowfile::read_text(input)?;
-        if text.split(|&b| b == b'\n').next() != Some(header.as_bytes()) {
+        let first_line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+        if first_line.strip_suffix(b"\r").unwrap_or(first_line) != header.as_bytes() {
             bail!(
                 "{}:1: not a sudolab run output (the header differs from this version's)",
                 input.display()
@@ -141,11 +142,11 @@ pub fn merge(
     merged.push(b'\n');
     for (_, i, span) in &rows {
         let bytes = &texts[*i][span.clone()];
-        merged.extend_from_slice(bytes);
-        // The last row of a file cut by hand may lack its line end.
-        if bytes.last() != Some(&b'\n') {
-            merged.push(b'\n');
-        }
+        // Each row ends in `\n`: the last row of a file cut by hand may lack its line end,
+        // and a row of a file with `\r\n` line ends is read without its `\n`.
+        let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        merged.extend_from_slice(bytes.strip_suffix(b"\r").unwrap_or(bytes));
+        merged.push(b'\n');
     }
     drop(texts);
     if rowfile::is_gzip_path(out) {
