@@ -963,3 +963,34 @@ fn a_bad_cell_of_a_crlf_file_names_its_line() {
         .collect();
     assert_eq!(got, want);
 }
+
+/// `summary`, `plot` and `report` refuse a run read twice (`summary k.csv k.csv` counted
+/// every run twice), naming both places.
+#[test]
+fn a_run_read_twice_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run_output(d);
+    for args in [
+        &["summary", "out/c.csv", "out/c.csv"][..],
+        &[
+            "plot",
+            "out/c.csv",
+            "out/c.csv",
+            "--kind",
+            "bars",
+            "--out",
+            "x.svg",
+        ],
+        &["report", "out/c.csv", "out/c.csv", "-o", "x.html"],
+    ] {
+        refused(
+            &run_in(d, args),
+            &[
+                "out/c.csv:",
+                "repetition 0 (job 0, experiment cells) is also at out/c.csv:2",
+                "counted once",
+            ],
+        );
+    }
+}

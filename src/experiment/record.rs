@@ -661,10 +661,18 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 pub fn read_records(paths: &[std::path::PathBuf]) -> anyhow::Result<Vec<Record>> {
     let mut out = Vec::new();
     for path in paths {
-        let mut rows = RowReader::new(path, super::rowfile::open(path)?)?;
-        while let Some((record, _)) = rows.next_row()? {
-            out.push(record);
-        }
+        out.extend(read_rows(path)?.into_iter().map(|(record, _)| record));
+    }
+    Ok(out)
+}
+
+/// The records of one file as [`read_records`] reads them, each with the line its row
+/// starts on.
+pub fn read_rows(path: &std::path::Path) -> anyhow::Result<Vec<(Record, u64)>> {
+    let mut out = Vec::new();
+    let mut rows = RowReader::new(path, super::rowfile::open(path)?)?;
+    while let Some((record, _)) = rows.next_row()? {
+        out.push((record, rows.line()));
     }
     Ok(out)
 }
