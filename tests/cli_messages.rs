@@ -994,3 +994,43 @@ fn a_run_read_twice_is_refused() {
         );
     }
 }
+
+/// `solve --max-solutions 0` printed the first 1,000 solutions without a word: the `#` line
+/// says when fewer are printed than counted, and `--print-solutions` sets how many.
+#[test]
+fn solve_says_when_it_prints_fewer_solutions_than_it_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("e.txt"), format!("{}\n", "0".repeat(16))).unwrap();
+    let solve = |print: &str| {
+        let o = run_in(
+            d,
+            &[
+                "solve",
+                "e.txt",
+                "--format",
+                "line",
+                "--max-solutions",
+                "0",
+                "--print-solutions",
+                print,
+            ],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let out = stdout(&o);
+        let grids = out.lines().filter(|l| !l.starts_with('#')).count();
+        (out, grids)
+    };
+    let (out, grids) = solve("5");
+    assert!(
+        out.contains("288 solutions (the first 5 printed; --print-solutions 0 prints all)"),
+        "{out}"
+    );
+    assert_eq!(grids, 5);
+    let (out, grids) = solve("0");
+    assert!(
+        out.contains("288 solutions,") && !out.contains("printed"),
+        "{out}"
+    );
+    assert_eq!(grids, 288);
+}
