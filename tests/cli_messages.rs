@@ -1034,3 +1034,18 @@ fn solve_says_when_it_prints_fewer_solutions_than_it_counts() {
     );
     assert_eq!(grids, 288);
 }
+
+/// `decode` of a model file that is not text said "stream did not contain valid UTF-8",
+/// with no position.
+#[test]
+fn decode_names_where_a_model_is_not_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = puzzle_file(d);
+    encode_in(d, &input, "p.cnf");
+    std::fs::write(d.join("junk.bin"), b"s SAT\nv 1 \xff\xfe 0\n").unwrap();
+    refused(
+        &run_in(d, &["decode", "p.cnf", "junk.bin"]),
+        &["junk.bin:2:5: expected UTF-8 text"],
+    );
+}
