@@ -1049,3 +1049,51 @@ fn decode_names_where_a_model_is_not_text() {
         &["junk.bin:2:5: expected UTF-8 text"],
     );
 }
+
+/// `merge` takes the output lock `run` takes: it wrote over an output another process held.
+#[test]
+fn merge_refuses_an_output_another_process_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run_output(d);
+    let _held = sudolab::experiment::rowfile::OutputLock::take(&d.join("m.csv")).unwrap();
+    refused(
+        &run_in(d, &["merge", "out/c.csv", "-o", "m.csv", "--force"]),
+        &["m.csv: another `sudolab run` is writing this output"],
+    );
+    assert_eq!(std::fs::read(d.join("m.csv")).unwrap().len(), 0);
+}
+
+/// Flags that cannot apply were ignored without a word: CNF options with `encode --to dlx`,
+/// and `--box` on jigsaw puzzles.
+#[test]
+fn flags_that_cannot_apply_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = puzzle_file(d);
+    for flag in [
+        &["--encoding", "minimal"][..],
+        &["--amo", "pairwise"],
+        &["--dedup"],
+    ] {
+        let mut args = vec!["encode", &input, "--to", "dlx", "-o", "x.dlx"];
+        args.extend_from_slice(flag);
+        refused(
+            &run_in(d, &args),
+            &[
+                &format!("{} sets the CNF encoding", flag.join(" ")),
+                "--to dlx",
+            ],
+        );
+    }
+    std::fs::write(
+        d.join("j.txt"),
+        "3.......4..2.6.1...1.9.8.2...5...6...2.....1...9...8...8.3.4.6...4.1.9..5.......7 \
+         AAABBBCCCAAABBBCCCAAABBBCCCDDDEEEFFFDDDEEEFFFDDDEEEFFFGGGHHHIIIGGGHHHIIIGGGHHHIII\n",
+    )
+    .unwrap();
+    refused(
+        &run_in(d, &["solve", "j.txt", "--format", "jigsaw", "--box", "1x9"]),
+        &["j.txt:1:1: --box 1x9 does not go with a jigsaw puzzle"],
+    );
+}

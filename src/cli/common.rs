@@ -91,6 +91,17 @@ impl InputArgs {
         let mut sets = Vec::with_capacity(files.len());
         for f in files {
             let (format, puzzles) = read_file(Path::new(f), &options)?;
+            // A box shape is no part of a jigsaw puzzle: its regions are its layout.
+            if let (Some((r, c)), Some(sp)) = (
+                self.box_shape,
+                puzzles.iter().find(|sp| sp.puzzle.geometry().is_jigsaw()),
+            ) {
+                anyhow::bail!(
+                    "{f}:{}:1: --box {r}x{c} does not go with a jigsaw puzzle (its regions are \
+                     its layout, not boxes): drop --box",
+                    sp.line
+                );
+            }
             sets.push(PuzzleSet {
                 source: if f == "-" {
                     "<stdin>".into()
@@ -274,6 +285,30 @@ pub struct CnfArgs {
 }
 
 impl CnfArgs {
+    /// The CNF flags given, as typed (`--encoding minimal`), for refusing them where no CNF
+    /// is made.
+    pub fn given(&self) -> Vec<String> {
+        let mut given: Vec<String> = [
+            ("--encoding", &self.encoding),
+            ("--amo", &self.amo),
+            ("--givens", &self.givens),
+            ("--sum", &self.sum),
+        ]
+        .into_iter()
+        .filter_map(|(flag, v)| v.as_ref().map(|v| format!("{flag} {v}")))
+        .collect();
+        for (flag, on) in [
+            ("--dedup", self.dedup),
+            ("--probe", self.probe),
+            ("--locked", self.locked),
+        ] {
+            if on {
+                given.push(flag.to_string());
+            }
+        }
+        given
+    }
+
     pub fn options(&self) -> anyhow::Result<CnfOptions> {
         let mut o = CnfOptions::default();
         if let Some(e) = &self.encoding {

@@ -151,6 +151,9 @@ pub fn encode(args: EncodeArgs) -> anyhow::Result<ExitCode> {
     if args.canonical && args.to == Target::Dlx {
         bail!("--canonical is a CNF: it does not go with --to dlx");
     }
+    if let (Target::Dlx, Some(flag)) = (args.to, args.cnf.given().first()) {
+        bail!("{flag} sets the CNF encoding: it does not go with --to dlx (an exact cover)");
+    }
     let opts = args.cnf.options()?;
     for (index, puzzle) in chosen {
         // Counted in bounded memory before building, so that a formula or matrix too large

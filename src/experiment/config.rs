@@ -339,7 +339,11 @@ pub fn load(path: &Path, factory: &EngineFactory) -> Result<Experiment, ConfigEr
 /// [`load`] from text; `path` names the file in errors.
 pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experiment, ConfigError> {
     let file = path.display().to_string();
-    let err = |key: &str, msg: String| ConfigError(format!("{file}: {key}: {msg}"));
+    // Each error found after the typed read names where its key is written.
+    let err_at = |at: &str, key: &str, msg: String| {
+        ConfigError(format!("{file}{}: {key}: {msg}", key_position(text, at)))
+    };
+    let err = |key: &str, msg: String| err_at(key, key, msg);
     let de = toml::Deserializer::new(text);
     let raw: RawConfig = serde_path_to_error::deserialize(de).map_err(|e| {
         let key = e.path().to_string();
@@ -489,13 +493,21 @@ pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experim
             }
             spec.options = std::mem::take(&mut spec.options).with(&k, &v);
         }
-        factory(&spec).map_err(|m| err(&key, m))?;
+        // Point at the engine's name (or spec), which the option names belong to.
+        let named = if e.spec.is_some() { "spec" } else { "engine" };
+        factory(&spec).map_err(|m| err_at(&format!("{key}.{named}"), &key, m))?;
+        // A label not written is the spec's: point at the engine then.
+        let label_at = match e.label {
+            Some(_) => format!("{key}.label"),
+            None => format!("{key}.{named}"),
+        };
         let label = e.label.unwrap_or_else(|| spec.to_string());
         if label.trim().is_empty() {
             return Err(err(&format!("{key}.label"), "empty label".to_string()));
         }
         if !labels.insert(label.clone()) {
-            return Err(err(
+            return Err(err_at(
+                &label_at,
                 &format!("{key}.label"),
                 format!("{label:?} labels two configurations; give one a different label"),
             ));
@@ -763,18 +775,22 @@ mod tests {
                 "{extra}: {e}"
             );
         }
+        // (each at the line and column of its key: the engine's name, the path)
         let text = minimal("").replace("human", "humn");
         let e = parse_text(&text).unwrap_err().to_string();
-        assert!(e.contains("engines[0]") && e.contains("humn"), "{e}");
+        assert!(
+            e.starts_with("x.toml:5:10: engines[0]: ") && e.contains("humn"),
+            "{e}"
+        );
         let e = parse_text(&minimal("order = \"sideways\"\n"))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("engines[0]"), "{e}");
+        assert!(e.starts_with("x.toml:5:10: engines[0]: "), "{e}");
         let e = parse_text(&minimal("").replace("pe96.txt", "nope.txt"))
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("datasets[0].path") && e.contains("nope.txt"),
+            e.starts_with("x.toml:3:8: datasets[0].path: ") && e.contains("nope.txt"),
             "{e}"
         );
         let text = format!(
@@ -816,6 +832,22 @@ mod tests {
             }
         }
         assert!(n > 0);
+    }
+
+    /// A duplicate label names where it is written, or, left to its default, the spec or
+    /// engine it comes from (the other errors found after the typed read are in
+    /// `bad_values_are_named`).
+    #[test]
+    fn errors_after_the_typed_read_name_their_position() {
+        let text = format!("{}[[engines]]\nspec = \"human\"\n", minimal(""));
+        let e = parse_text(&text).unwrap_err().to_string();
+        assert!(e.starts_with("x.toml:7:8: engines[1].label: "), "{e}");
+        let text = format!(
+            "{}[[engines]]\nengine = \"dlx\"\nlabel = \"human\"\n",
+            minimal("")
+        );
+        let e = parse_text(&text).unwrap_err().to_string();
+        assert!(e.starts_with("x.toml:8:9: engines[1].label: "), "{e}");
     }
 
     #[test]

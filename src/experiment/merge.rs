@@ -12,7 +12,8 @@
 //! the first input's with `shard` null, `jobs_shard` = `jobs_total`, `output` the merged
 //! CSV, `start`/`end` the
 //! earliest/latest of the inputs, `status_counts` recomputed, and `merged_from` holding every
-//! input's sidecar.
+//! input's sidecar. The output is written under the lock `run` takes on its output
+//! ([`rowfile::OutputLock`]): a merge onto an output being written is refused.
 
 use super::record::{Record, RowReader, COLUMNS};
 use super::{rowfile, sidecar};
@@ -152,6 +153,8 @@ pub fn merge(
     if rowfile::is_gzip_path(out) {
         merged = rowfile::gzip_member(&merged);
     }
+    // The lock `run` takes: a run (or another merge) writing this output is not overwritten.
+    let _lock = rowfile::OutputLock::take(out)?;
     let tmp = rowfile::sibling(out, ".merge.tmp");
     std::fs::write(&tmp, &merged).with_context(|| format!("{}: cannot write", tmp.display()))?;
     std::fs::rename(&tmp, out).with_context(|| format!("{}: cannot write", out.display()))?;
