@@ -797,3 +797,303 @@ fn resume_names_the_line_and_column_of_a_bad_row() {
         7
     );
 }
+
+/// An experiment `e.toml` in `d` of one puzzle file and one `dlx` configuration, with
+/// `extra` before its tables, run with `--no-charts`.
+fn run_experiment(d: &Path, extra: &str) -> Output {
+    puzzle_file(d);
+    std::fs::write(
+        d.join("e.toml"),
+        format!(
+            "name = \"e\"\n{extra}[[datasets]]\npath = \"p.txt\"\n[[engines]]\nengine = \"dlx\"\n"
+        ),
+    )
+    .unwrap();
+    run_in(d, &["run", "e.toml", "--out", "o.csv", "--no-charts"])
+}
+
+/// A huge `repetitions` is a bad value of the file (it panicked with "capacity overflow",
+/// or aborted on a 304 TB allocation), and so is a job list too large to plan.
+#[test]
+fn a_huge_repetitions_is_refused_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for reps in ["9223372036854775807", "100000000000", "10001"] {
+        let o = run_experiment(d, &format!("repetitions = {reps}\n"));
+        refused(
+            &o,
+            &[
+                "e.toml:2:15: repetitions: expected a whole number from 1 to 10000",
+                &format!("found {reps}"),
+            ],
+        );
+    }
+    // 10,000 repetitions of 2,000 puzzles: within each bound but 20,000,000 jobs.
+    let many = format!("{PUZZLE}\n").repeat(2000);
+    std::fs::write(d.join("many.txt"), many).unwrap();
+    std::fs::write(
+        d.join("m.toml"),
+        "name = \"m\"\nrepetitions = 10000\n[[datasets]]\npath = \"many.txt\"\n\
+         [[engines]]\nengine = \"dlx\"\n",
+    )
+    .unwrap();
+    let o = run_in(d, &["run", "m.toml", "--out", "m.csv", "--no-charts"]);
+    refused(
+        &o,
+        &["m.toml:2:15: repetitions: 2000 puzzles x 1 configurations x 10000 repetitions: 20000000 jobs", "--shard"],
+    );
+    let o = run_in(
+        d,
+        &[
+            "run",
+            "m.toml",
+            "--out",
+            "m.csv",
+            "--no-charts",
+            "--shard",
+            "0/1",
+        ],
+    );
+    refused(&o, &["20000000 jobs in shard 0/1"]);
+}
+
+/// `PUZZLE` with every given `d` replaced by `d + k` (mod 9): `k` = 0..9 give 9 puzzles.
+fn relabelled(k: u32) -> String {
+    PUZZLE
+        .chars()
+        .map(|c| match c.to_digit(10) {
+            Some(d) if d > 0 => char::from_digit((d - 1 + k) % 9 + 1, 10).unwrap(),
+            _ => c,
+        })
+        .collect()
+}
+
+/// `run --resume` and `merge` refuse rows of another puzzle file than the one the job
+/// numbers now name: reordering the file made a resumed run keep some puzzles twice and
+/// lose others, and a merge of shards run on two orders did the same.
+#[test]
+fn resume_and_merge_refuse_rows_of_a_different_puzzle_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let puzzles: Vec<String> = (0..4).map(relabelled).collect();
+    let write = |order: &[usize]| {
+        let text: String = order.iter().map(|&i| format!("{}\n", puzzles[i])).collect();
+        std::fs::write(d.join("p.txt"), text).unwrap();
+    };
+    std::fs::write(
+        d.join("e.toml"),
+        "name = \"e\"\n[[datasets]]\npath = \"p.txt\"\n[[engines]]\nengine = \"dlx\"\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let mut all = vec!["run", "e.toml", "--no-charts", "--threads", "1"];
+        all.extend_from_slice(args);
+        run_in(d, &all)
+    };
+    write(&[0, 1, 2, 3]);
+    let o = run(&["--out", "o.csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The last row lost, as by a kill.
+    let text = std::fs::read_to_string(d.join("o.csv")).unwrap();
+    let kept: Vec<&str> = text.lines().take(4).collect();
+    std::fs::write(d.join("o.csv"), kept.join("\n") + "\n").unwrap();
+    write(&[3, 2, 1, 0]);
+    let cell = |i: usize| puzzles[i].replace('0', ".");
+    let expected = format!("expected {:?}, found puzzle 1 {:?}", cell(3), cell(0));
+    refused(
+        &run(&["--out", "o.csv", "--resume"]),
+        &[
+            "o.csv:2: job 0 is puzzle 1 of dataset p, p.txt:1",
+            &expected,
+        ],
+    );
+
+    // Shards of one experiment run on the two orders.
+    write(&[0, 1, 2, 3]);
+    let o = run(&["--out", "s0.csv", "--shard", "0/2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    write(&[3, 2, 1, 0]);
+    let o = run(&["--out", "s1.csv", "--shard", "1/2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run_in(d, &["merge", "s0.csv", "s1.csv", "-o", "m.csv"]);
+    let found = format!(
+        "s1.csv:2: puzzle 2 of dataset p is {:?}, which s0.csv:3 has as puzzle 3",
+        cell(2)
+    );
+    refused(&o, &[&found, "different puzzle files"]);
+    assert!(!d.join("m.csv").exists());
+}
+
+/// A bad cell of a CSV with `\r\n` line ends is on the line it is on (it was named one line
+/// early), for every reader of run rows.
+#[test]
+fn a_bad_cell_of_a_crlf_file_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let lines = run_output(d);
+    spoiled(d, &lines, 5, "cpu_s", "inf", "bad.csv");
+    let text = std::fs::read_to_string(d.join("bad.csv")).unwrap();
+    std::fs::write(d.join("bad.csv"), text.replace('\n', "\r\n")).unwrap();
+    let field = sudolab::experiment::COLUMNS
+        .iter()
+        .position(|c| *c == "cpu_s")
+        .unwrap()
+        + 1;
+    let at = format!("bad.csv:5:{field}: column `cpu_s`");
+    for args in [
+        &["summary", "bad.csv"][..],
+        &["plot", "bad.csv", "--kind", "bars", "--out", "x.svg"],
+        &["report", "bad.csv", "-o", "x.html"],
+        &["merge", "bad.csv", "-o", "m.csv", "--force"],
+    ] {
+        refused(&run_in(d, args), &[&at, "found \"inf\""]);
+    }
+    // A good CRLF file merges into the same rows as its LF original.
+    std::fs::write(d.join("good.csv"), lines.join("\r\n") + "\r\n").unwrap();
+    std::fs::copy(d.join("out/c.json"), d.join("good.json")).unwrap();
+    let o = run_in(d, &["merge", "good.csv", "-o", "m.csv", "--force"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let merged = std::fs::read_to_string(d.join("m.csv")).unwrap();
+    let mut want = lines[1..].to_vec();
+    want.sort_by_key(|l| l.rsplit(',').nth(4).unwrap().parse::<u64>().unwrap());
+    let got: Vec<&str> = merged
+        .lines()
+        .skip(1)
+        .map(|l| l.trim_end_matches('\r'))
+        .collect();
+    assert_eq!(got, want);
+}
+
+/// `summary`, `plot` and `report` refuse a run read twice (`summary k.csv k.csv` counted
+/// every run twice), naming both places.
+#[test]
+fn a_run_read_twice_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run_output(d);
+    for args in [
+        &["summary", "out/c.csv", "out/c.csv"][..],
+        &[
+            "plot",
+            "out/c.csv",
+            "out/c.csv",
+            "--kind",
+            "bars",
+            "--out",
+            "x.svg",
+        ],
+        &["report", "out/c.csv", "out/c.csv", "-o", "x.html"],
+    ] {
+        refused(
+            &run_in(d, args),
+            &[
+                "out/c.csv:",
+                "repetition 0 (job 0, experiment cells) is also at out/c.csv:2",
+                "counted once",
+            ],
+        );
+    }
+}
+
+/// `solve --max-solutions 0` printed the first 1,000 solutions without a word: the `#` line
+/// says when fewer are printed than counted, and `--print-solutions` sets how many.
+#[test]
+fn solve_says_when_it_prints_fewer_solutions_than_it_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("e.txt"), format!("{}\n", "0".repeat(16))).unwrap();
+    let solve = |print: &str| {
+        let o = run_in(
+            d,
+            &[
+                "solve",
+                "e.txt",
+                "--format",
+                "line",
+                "--max-solutions",
+                "0",
+                "--print-solutions",
+                print,
+            ],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let out = stdout(&o);
+        let grids = out.lines().filter(|l| !l.starts_with('#')).count();
+        (out, grids)
+    };
+    let (out, grids) = solve("5");
+    assert!(
+        out.contains("288 solutions (the first 5 printed; --print-solutions 0 prints all)"),
+        "{out}"
+    );
+    assert_eq!(grids, 5);
+    let (out, grids) = solve("0");
+    assert!(
+        out.contains("288 solutions,") && !out.contains("printed"),
+        "{out}"
+    );
+    assert_eq!(grids, 288);
+}
+
+/// `decode` of a model file that is not text said "stream did not contain valid UTF-8",
+/// with no position.
+#[test]
+fn decode_names_where_a_model_is_not_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = puzzle_file(d);
+    encode_in(d, &input, "p.cnf");
+    std::fs::write(d.join("junk.bin"), b"s SAT\nv 1 \xff\xfe 0\n").unwrap();
+    refused(
+        &run_in(d, &["decode", "p.cnf", "junk.bin"]),
+        &["junk.bin:2:5: expected UTF-8 text"],
+    );
+}
+
+/// `merge` takes the output lock `run` takes: it wrote over an output another process held.
+#[test]
+fn merge_refuses_an_output_another_process_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run_output(d);
+    let _held = sudolab::experiment::rowfile::OutputLock::take(&d.join("m.csv")).unwrap();
+    refused(
+        &run_in(d, &["merge", "out/c.csv", "-o", "m.csv", "--force"]),
+        &["m.csv: another `sudolab run` is writing this output"],
+    );
+    assert_eq!(std::fs::read(d.join("m.csv")).unwrap().len(), 0);
+}
+
+/// Flags that cannot apply were ignored without a word: CNF options with `encode --to dlx`,
+/// and `--box` on jigsaw puzzles.
+#[test]
+fn flags_that_cannot_apply_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = puzzle_file(d);
+    for flag in [
+        &["--encoding", "minimal"][..],
+        &["--amo", "pairwise"],
+        &["--dedup"],
+    ] {
+        let mut args = vec!["encode", &input, "--to", "dlx", "-o", "x.dlx"];
+        args.extend_from_slice(flag);
+        refused(
+            &run_in(d, &args),
+            &[
+                &format!("{} sets the CNF encoding", flag.join(" ")),
+                "--to dlx",
+            ],
+        );
+    }
+    std::fs::write(
+        d.join("j.txt"),
+        "3.......4..2.6.1...1.9.8.2...5...6...2.....1...9...8...8.3.4.6...4.1.9..5.......7 \
+         AAABBBCCCAAABBBCCCAAABBBCCCDDDEEEFFFDDDEEEFFFDDDEEEFFFGGGHHHIIIGGGHHHIIIGGGHHHIII\n",
+    )
+    .unwrap();
+    refused(
+        &run_in(d, &["solve", "j.txt", "--format", "jigsaw", "--box", "1x9"]),
+        &["j.txt:1:1: --box 1x9 does not go with a jigsaw puzzle"],
+    );
+}

@@ -3,12 +3,14 @@
 //! subcommand modules import from here, never from each other.
 
 use crate::cnf::{Amo, CnfEncoding, CnfOptions, GivensMode};
-use crate::experiment::{read_records, Record};
+use crate::experiment::record::read_rows;
+use crate::experiment::Record;
 use crate::puzzle::{
     parse_box, read_file, Alphabet, Format, OutputFormat, ReadOptions, SourcedPuzzle,
 };
 use anyhow::anyhow;
 use clap::{Args, ValueEnum};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -89,6 +91,17 @@ impl InputArgs {
         let mut sets = Vec::with_capacity(files.len());
         for f in files {
             let (format, puzzles) = read_file(Path::new(f), &options)?;
+            // A box shape is no part of a jigsaw puzzle: its regions are its layout.
+            if let (Some((r, c)), Some(sp)) = (
+                self.box_shape,
+                puzzles.iter().find(|sp| sp.puzzle.geometry().is_jigsaw()),
+            ) {
+                anyhow::bail!(
+                    "{f}:{}:1: --box {r}x{c} does not go with a jigsaw puzzle (its regions are \
+                     its layout, not boxes): drop --box",
+                    sp.line
+                );
+            }
             sets.push(PuzzleSet {
                 source: if f == "-" {
                     "<stdin>".into()
@@ -127,11 +140,14 @@ impl OutputArg {
 /// The run records of CSV files (`summary`, `plot`, `report`), in job order (rows are written
 /// in completion order; job order lists the configurations as the experiment file does;
 /// stable, so files keep their order). A file with no row is an error naming it: a table or
-/// chart of nothing would look like a result.
+/// chart of nothing would look like a result. So is a run read twice (the same
+/// experiment, dataset, puzzle, configuration and repetition, in one file or two), naming
+/// both places: it would be counted twice.
 pub fn load_records(paths: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
-    let mut records = Vec::new();
-    for path in paths {
-        let rows = read_records(std::slice::from_ref(path))?;
+    // Each record with the file (its index in `paths`) and line it was read from.
+    let mut records: Vec<(Record, usize, u64)> = Vec::new();
+    for (i, path) in paths.iter().enumerate() {
+        let rows = read_rows(path)?;
         if rows.is_empty() {
             let empty = std::fs::metadata(path).is_ok_and(|m| m.len() == 0);
             anyhow::bail!(
@@ -144,10 +160,37 @@ pub fn load_records(paths: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
                 }
             );
         }
-        records.extend(rows);
+        records.extend(rows.into_iter().map(|(r, line)| (r, i, line)));
     }
-    records.sort_by(|a, b| (&a.experiment, a.job).cmp(&(&b.experiment, b.job)));
-    Ok(records)
+    // A run is its experiment, puzzle, configuration and repetition (rows made by hand may
+    // leave `job` at 0, so it is not the key).
+    let mut seen = HashMap::new();
+    for (r, i, line) in &records {
+        let key = (
+            r.experiment.as_str(),
+            r.dataset.as_str(),
+            r.puzzle_index,
+            r.config.as_str(),
+            r.repetition,
+        );
+        if let Some((fi, fl)) = seen.insert(key, (*i, *line)) {
+            anyhow::bail!(
+                "{}:{line}: the run of {} on puzzle {} of {}, repetition {} (job {}, experiment \
+                 {}) is also at {}:{fl}: each run must be counted once; give each output once \
+                 (`merge` joins the shards of one experiment)",
+                paths[*i].display(),
+                r.config,
+                r.puzzle_index,
+                r.dataset,
+                r.repetition,
+                r.job,
+                r.experiment,
+                paths[fi].display(),
+            );
+        }
+    }
+    records.sort_by(|a, b| (&a.0.experiment, a.0.job).cmp(&(&b.0.experiment, b.0.job)));
+    Ok(records.into_iter().map(|(r, _, _)| r).collect())
 }
 
 /// Parses a positive, finite number of seconds (at most 10^9). Every message says what was
@@ -242,6 +285,30 @@ pub struct CnfArgs {
 }
 
 impl CnfArgs {
+    /// The CNF flags given, as typed (`--encoding minimal`), for refusing them where no CNF
+    /// is made.
+    pub fn given(&self) -> Vec<String> {
+        let mut given: Vec<String> = [
+            ("--encoding", &self.encoding),
+            ("--amo", &self.amo),
+            ("--givens", &self.givens),
+            ("--sum", &self.sum),
+        ]
+        .into_iter()
+        .filter_map(|(flag, v)| v.as_ref().map(|v| format!("{flag} {v}")))
+        .collect();
+        for (flag, on) in [
+            ("--dedup", self.dedup),
+            ("--probe", self.probe),
+            ("--locked", self.locked),
+        ] {
+            if on {
+                given.push(flag.to_string());
+            }
+        }
+        given
+    }
+
     pub fn options(&self) -> anyhow::Result<CnfOptions> {
         let mut o = CnfOptions::default();
         if let Some(e) = &self.encoding {

@@ -151,6 +151,9 @@ pub fn encode(args: EncodeArgs) -> anyhow::Result<ExitCode> {
     if args.canonical && args.to == Target::Dlx {
         bail!("--canonical is a CNF: it does not go with --to dlx");
     }
+    if let (Target::Dlx, Some(flag)) = (args.to, args.cnf.given().first()) {
+        bail!("{flag} sets the CNF encoding: it does not go with --to dlx (an exact cover)");
+    }
     let opts = args.cnf.options()?;
     for (index, puzzle) in chosen {
         // Counted in bounded memory before building, so that a formula or matrix too large
@@ -303,7 +306,7 @@ pub fn dlx(args: DlxArgs) -> anyhow::Result<ExitCode> {
             std::fs::read(&args.file).with_context(|| format!("{}:0:0: cannot read", args.file))?;
         (args.file.clone(), b)
     };
-    let text = dlx_text(&name, bytes)?;
+    let text = utf8_text(&name, bytes)?;
     let deadline = args.time_limit.map(|t| started + t);
     let read = read_dlx1_until(&text, deadline)
         .map_err(|e| anyhow!("{name}:{}:{}: {}", e.line, e.column, e.kind))?;
@@ -375,9 +378,9 @@ pub fn dlx(args: DlxArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The text of a dlx1 file; not UTF-8 is an error at the first bad byte's line and column, as
-/// for puzzle files.
-fn dlx_text(name: &str, bytes: Vec<u8>) -> anyhow::Result<String> {
+/// The text of a file (a dlx1 problem, a solver's model); not UTF-8 is an error at the first
+/// bad byte's line and column, as for puzzle files.
+fn utf8_text(name: &str, bytes: Vec<u8>) -> anyhow::Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let valid = std::str::from_utf8(valid).unwrap_or("");
@@ -627,8 +630,8 @@ pub fn decode(args: DecodeArgs) -> anyhow::Result<ExitCode> {
     let file = File::open(Path::new(&args.cnf)).with_context(|| format!("opening {}", args.cnf))?;
     let dimacs = read_dimacs(BufReader::new(file))
         .map_err(|e| anyhow!("{}:{}:{}: {}", args.cnf, e.line, e.column, e.message))?;
-    let text =
-        std::fs::read_to_string(&args.model).with_context(|| format!("reading {}", args.model))?;
+    let bytes = std::fs::read(&args.model).with_context(|| format!("reading {}", args.model))?;
+    let text = utf8_text(&args.model, bytes)?;
     let answer = read_model(&text, dimacs.num_vars)
         .map_err(|e| anyhow!("{}:{}:{}: {}", args.model, e.line, e.column, e.message))?;
     let mut out = std::io::stdout().lock();

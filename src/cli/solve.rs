@@ -65,6 +65,12 @@ pub struct SolveArgs {
           value_parser = whole::<u64, 0>)]
     pub max_solutions: u64,
 
+    /// Print at most K solutions of each puzzle (0 = all of them); the `#` line says when
+    /// more were counted than printed. All of them are kept in memory until printed.
+    #[arg(long, default_value_t = 1000, value_name = "K", allow_negative_numbers = true,
+          value_parser = whole::<usize, 0>)]
+    pub print_solutions: usize,
+
     /// Stop a puzzle's search after N nodes (status node-limit); what a node is depends on the
     /// engine, see below.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64, 0>)]
@@ -176,6 +182,10 @@ impl SolveArgs {
             max_solutions: self.max_solutions,
             node_limit: self.node_limit,
             time_limit: self.time_limit,
+            keep_solutions: match self.print_solutions {
+                0 => usize::MAX,
+                k => k,
+            },
             ..Limits::default()
         };
         if self.max_live.is_some() {
@@ -315,6 +325,12 @@ impl Row<'_> {
             o.count,
             if o.count == 1 { "" } else { "s" },
         );
+        let printed = o.solutions.len() as u64;
+        if printed < o.count {
+            s.push_str(&format!(
+                " (the first {printed} printed; --print-solutions 0 prints all)"
+            ));
+        }
         let cells = count_cells(o, self.search_tree);
         for (name, v) in COUNT_COLUMNS.iter().zip(cells) {
             // Sizes of the formula or matrix are not search counts: `solve --csv` has them.

@@ -118,6 +118,32 @@ pub(crate) fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// A count of the `p cnf` header, `(column, token)`: a whole number of at most `max`.
+fn header_count(
+    (col, tok): (usize, &str),
+    line: usize,
+    what: &str,
+    max: usize,
+) -> Result<usize, SyntaxError> {
+    if tok.is_empty() || !tok.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(syntax(
+            line,
+            col,
+            format!("expected the number of {what}, found {tok:?}, which is not a whole number"),
+        ));
+    }
+    match tok.parse::<usize>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(syntax(
+            line,
+            col,
+            format!(
+                "expected the number of {what}, at most {max}, found {tok}, which is too large"
+            ),
+        )),
+    }
+}
+
 /// Reads DIMACS CNF text.
 pub fn read_dimacs_str(text: &str) -> Result<Dimacs, SyntaxError> {
     read_dimacs(text.as_bytes())
@@ -157,18 +183,9 @@ pub fn read_dimacs(input: impl BufRead) -> Result<Dimacs, SyntaxError> {
             if toks.len() != 4 || toks[0].1 != "p" || toks[1].1 != "cnf" {
                 return Err(syntax(lineno, col0, "header must be `p cnf VARS CLAUSES`"));
             }
-            let v = toks[2]
-                .1
-                .parse::<u32>()
-                .map_err(|_| syntax(lineno, toks[2].0, "number of variables is not a number"))?;
-            if v > i32::MAX as u32 {
-                return Err(syntax(lineno, toks[2].0, "too many variables"));
-            }
-            let c = toks[3]
-                .1
-                .parse::<usize>()
-                .map_err(|_| syntax(lineno, toks[3].0, "number of clauses is not a number"))?;
-            d.num_vars = v;
+            let v = header_count(toks[2], lineno, "variables", i32::MAX as usize)?;
+            let c = header_count(toks[3], lineno, "clauses", usize::MAX)?;
+            d.num_vars = v as u32;
             header = Some((c, lineno));
             continue;
         }

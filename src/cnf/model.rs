@@ -110,7 +110,7 @@ pub fn read_model(text: &str, max_var: u32) -> Result<SolverAnswer, SyntaxError>
                     if l == 0 {
                         ended = true;
                     } else {
-                        m.set(l);
+                        assign(&mut m, l, ln, col)?;
                     }
                 }
             }
@@ -123,6 +123,23 @@ pub fn read_model(text: &str, max_var: u32) -> Result<SolverAnswer, SyntaxError>
         "INDET" => Ok(SolverAnswer::Unknown),
         _ => read_competition(std::iter::once((ln, first)).chain(lines), max_var),
     }
+}
+
+/// Makes `l` true in `m`, refusing a literal whose variable the model already set the other
+/// way: such a "model" is no assignment at all.
+fn assign(m: &mut Model, l: i32, ln: usize, col: usize) -> Result<(), SyntaxError> {
+    if m.value(l.unsigned_abs()) == Some(l < 0) {
+        return Err(syntax(
+            ln,
+            col,
+            format!(
+                "literal {l}, but the model already gave {}: a model sets each variable one way",
+                -l
+            ),
+        ));
+    }
+    m.set(l);
+    Ok(())
 }
 
 fn lit(tok: &str, ln: usize, col: usize, max_var: u32) -> Result<i32, SyntaxError> {
@@ -167,6 +184,13 @@ fn read_competition<'a>(
                 }
             }
             Some((_, "v")) => {
+                if let Some(s @ ("UNSATISFIABLE" | "UNKNOWN")) = status {
+                    return Err(syntax(
+                        ln,
+                        col0,
+                        format!("a `v` line after `s {s}`: only a SATISFIABLE answer has a model"),
+                    ));
+                }
                 saw_v = true;
                 for (col, tok) in toks {
                     if ended {
@@ -176,7 +200,7 @@ fn read_competition<'a>(
                     if l == 0 {
                         ended = true;
                     } else {
-                        m.set(l);
+                        assign(&mut m, l, ln, col)?;
                     }
                 }
             }
@@ -199,6 +223,11 @@ fn read_competition<'a>(
             }
             Ok(SolverAnswer::Sat(m))
         }
+        Some(s) if saw_v => Err(syntax(
+            last_line.max(1),
+            1,
+            format!("`v` lines with `s {s}`: only a SATISFIABLE answer has a model"),
+        )),
         Some("UNSATISFIABLE") => Ok(SolverAnswer::Unsat),
         Some(_) => Ok(SolverAnswer::Unknown),
         None => Err(syntax(last_line.max(1), 1, "no `s` status line")),
@@ -208,6 +237,28 @@ fn read_competition<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A model that sets a variable both ways, and `v` lines with an answer other than
+    /// SATISFIABLE, were read without a word (the last literal won; the lines were ignored).
+    #[test]
+    fn contradictions_are_refused_at_their_position() {
+        let e = read_model("s SATISFIABLE\nv 1 -2\nv 2 0\n", 10).unwrap_err();
+        assert_eq!((e.line, e.column), (3, 3), "{e}");
+        assert!(
+            e.message
+                .contains("literal 2, but the model already gave -2"),
+            "{e}"
+        );
+        let e = read_model("SAT\n1 -1 0\n", 10).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 3), "{e}");
+        let e = read_model("s UNSATISFIABLE\nv 1 2 0\n", 10).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 1), "{e}");
+        assert!(e.message.contains("after `s UNSATISFIABLE`"), "{e}");
+        let e = read_model("v 1 2 0\ns UNKNOWN\n", 10).unwrap_err();
+        assert!(e.message.contains("`v` lines with `s UNKNOWN`"), "{e}");
+        // the same literal twice is no contradiction
+        assert!(read_model("s SATISFIABLE\nv 1 1 0\n", 10).is_ok());
+    }
 
     #[test]
     fn competition_format() {

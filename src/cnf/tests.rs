@@ -870,3 +870,27 @@ fn header_values_out_of_range_are_refused() {
         assert!(e.message.contains(message), "{e}");
     }
 }
+
+/// A count too large for the `p cnf` header said "is not a number"; a word is still one.
+#[test]
+fn header_counts_too_large_are_named_so() {
+    let e = read_dimacs_str("p cnf 18446744073709551615 1\n1 0\n").unwrap_err();
+    assert_eq!((e.line, e.column), (1, 7), "{e:?}");
+    assert!(
+        e.message
+            .contains("at most 2147483647, found 18446744073709551615, which is too large"),
+        "{e:?}"
+    );
+    let e = read_dimacs_str("p cnf 3 99999999999999999999999\n").unwrap_err();
+    assert!(
+        e.message.contains("number of clauses") && e.message.contains("too large"),
+        "{e:?}"
+    );
+    let e = read_dimacs_str("p cnf x 1\n").unwrap_err();
+    assert!(
+        e.message.contains("\"x\", which is not a whole number"),
+        "{e:?}"
+    );
+    let e = read_dimacs_str("p cnf -3 1\n").unwrap_err();
+    assert!(e.message.contains("not a whole number"), "{e:?}");
+}

@@ -182,7 +182,7 @@ struct RawConfig {
     description: Option<String>,
     output: Option<String>,
     max_solutions: Option<u64>,
-    #[serde(default, deserialize_with = "positive")]
+    #[serde(default, deserialize_with = "repetitions")]
     repetitions: Option<u64>,
     seed: Option<u64>,
     #[serde(default, deserialize_with = "positive_usize")]
@@ -293,6 +293,20 @@ fn positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     Ok(Some(v))
 }
 
+/// The most `repetitions` an experiment may ask for. Repetitions measure the spread of a
+/// run's time; a few are enough, and the bound keeps the job count far from overflow.
+pub const MAX_REPETITIONS: u64 = 10_000;
+
+fn repetitions<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let v = u64::deserialize(d)?;
+    if v == 0 || v > MAX_REPETITIONS {
+        return Err(serde::de::Error::custom(format!(
+            "expected a whole number from 1 to {MAX_REPETITIONS}, found {v}"
+        )));
+    }
+    Ok(Some(v))
+}
+
 fn positive_usize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
     Ok(positive(d)?.map(|v| v as usize))
 }
@@ -325,7 +339,11 @@ pub fn load(path: &Path, factory: &EngineFactory) -> Result<Experiment, ConfigEr
 /// [`load`] from text; `path` names the file in errors.
 pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experiment, ConfigError> {
     let file = path.display().to_string();
-    let err = |key: &str, msg: String| ConfigError(format!("{file}: {key}: {msg}"));
+    // Each error found after the typed read names where its key is written.
+    let err_at = |at: &str, key: &str, msg: String| {
+        ConfigError(format!("{file}{}: {key}: {msg}", key_position(text, at)))
+    };
+    let err = |key: &str, msg: String| err_at(key, key, msg);
     let de = toml::Deserializer::new(text);
     let raw: RawConfig = serde_path_to_error::deserialize(de).map_err(|e| {
         let key = e.path().to_string();
@@ -475,13 +493,21 @@ pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experim
             }
             spec.options = std::mem::take(&mut spec.options).with(&k, &v);
         }
-        factory(&spec).map_err(|m| err(&key, m))?;
+        // Point at the engine's name (or spec), which the option names belong to.
+        let named = if e.spec.is_some() { "spec" } else { "engine" };
+        factory(&spec).map_err(|m| err_at(&format!("{key}.{named}"), &key, m))?;
+        // A label not written is the spec's: point at the engine then.
+        let label_at = match e.label {
+            Some(_) => format!("{key}.label"),
+            None => format!("{key}.{named}"),
+        };
         let label = e.label.unwrap_or_else(|| spec.to_string());
         if label.trim().is_empty() {
             return Err(err(&format!("{key}.label"), "empty label".to_string()));
         }
         if !labels.insert(label.clone()) {
-            return Err(err(
+            return Err(err_at(
+                &label_at,
                 &format!("{key}.label"),
                 format!("{label:?} labels two configurations; give one a different label"),
             ));
@@ -550,6 +576,95 @@ fn chart_key_offset(text: &str, chart: usize, key: &str) -> Option<usize> {
         .get(key)
         .or_else(|| table.get("kind"))
         .map(|v| v.span().start)
+}
+
+/// The TOML text as a tree of values, each with its span: where a key is written, for
+/// errors found after the typed read (which keeps no span for keys that parsed well).
+enum Tree {
+    Table(BTreeMap<String, toml::Spanned<Tree>>),
+    Array(Vec<toml::Spanned<Tree>>),
+    Leaf,
+}
+
+impl<'de> Deserialize<'de> for Tree {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Tree, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Tree;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a TOML value")
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Tree, E> {
+                Ok(Tree::Leaf)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Tree, E> {
+                Ok(Tree::Leaf)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Tree, E> {
+                Ok(Tree::Leaf)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Tree, E> {
+                Ok(Tree::Leaf)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Tree, E> {
+                Ok(Tree::Leaf)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Tree, A::Error> {
+                let mut v = Vec::new();
+                while let Some(e) = a.next_element()? {
+                    v.push(e);
+                }
+                Ok(Tree::Array(v))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Tree, A::Error> {
+                let mut m = BTreeMap::new();
+                while let Some((k, v)) = a.next_entry()? {
+                    m.insert(k, v);
+                }
+                Ok(Tree::Table(m))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `:LINE:COL` of where the value of `key` (a key path as errors name it, such as
+/// `engines[2].label` or `repetitions`) is written in `text`; for a key that is not written
+/// (a default found wanting), where its nearest written parent is; empty when not even that
+/// is known.
+pub fn key_position(text: &str, key: &str) -> String {
+    let Ok(Tree::Table(mut table)) = toml::from_str::<Tree>(text) else {
+        return String::new();
+    };
+    let mut at = None;
+    for part in key.split('.') {
+        let (name, index) = match part.split_once('[') {
+            Some((name, i)) => (name, i.trim_end_matches(']').parse::<usize>().ok()),
+            None => (part, None),
+        };
+        let Some(mut value) = table.remove(name) else {
+            break;
+        };
+        if let Some(i) = index {
+            let Tree::Array(items) = value.get_mut() else {
+                break;
+            };
+            if i >= items.len() {
+                break;
+            }
+            value = items.swap_remove(i);
+        }
+        at = Some(value.span().start);
+        match value.into_inner() {
+            Tree::Table(t) => table = t,
+            _ => break,
+        }
+    }
+    at.map(|offset| {
+        let (line, col) = line_col(text, offset);
+        format!(":{line}:{col}")
+    })
+    .unwrap_or_default()
 }
 
 /// 1-based line and column (in characters) of byte `offset` of `text`.
@@ -660,18 +775,22 @@ mod tests {
                 "{extra}: {e}"
             );
         }
+        // (each at the line and column of its key: the engine's name, the path)
         let text = minimal("").replace("human", "humn");
         let e = parse_text(&text).unwrap_err().to_string();
-        assert!(e.contains("engines[0]") && e.contains("humn"), "{e}");
+        assert!(
+            e.starts_with("x.toml:5:10: engines[0]: ") && e.contains("humn"),
+            "{e}"
+        );
         let e = parse_text(&minimal("order = \"sideways\"\n"))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("engines[0]"), "{e}");
+        assert!(e.starts_with("x.toml:5:10: engines[0]: "), "{e}");
         let e = parse_text(&minimal("").replace("pe96.txt", "nope.txt"))
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("datasets[0].path") && e.contains("nope.txt"),
+            e.starts_with("x.toml:3:8: datasets[0].path: ") && e.contains("nope.txt"),
             "{e}"
         );
         let text = format!(
@@ -713,6 +832,22 @@ mod tests {
             }
         }
         assert!(n > 0);
+    }
+
+    /// A duplicate label names where it is written, or, left to its default, the spec or
+    /// engine it comes from (the other errors found after the typed read are in
+    /// `bad_values_are_named`).
+    #[test]
+    fn errors_after_the_typed_read_name_their_position() {
+        let text = format!("{}[[engines]]\nspec = \"human\"\n", minimal(""));
+        let e = parse_text(&text).unwrap_err().to_string();
+        assert!(e.starts_with("x.toml:7:8: engines[1].label: "), "{e}");
+        let text = format!(
+            "{}[[engines]]\nengine = \"dlx\"\nlabel = \"human\"\n",
+            minimal("")
+        );
+        let e = parse_text(&text).unwrap_err().to_string();
+        assert!(e.starts_with("x.toml:8:9: engines[1].label: "), "{e}");
     }
 
     #[test]

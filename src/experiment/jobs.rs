@@ -82,9 +82,33 @@ impl std::str::FromStr for Shard {
     }
 }
 
-/// The number of jobs of an experiment. `puzzles[d]` is the number of puzzles of dataset `d`.
-pub fn count(puzzles: &[usize], configs: usize, repetitions: u64) -> usize {
-    puzzles.iter().sum::<usize>() * configs * repetitions as usize
+/// The most jobs one invocation of `run` plans (its shard's, or all of them): the job list
+/// is built before the first job runs, at 32 bytes a job, so this bounds it at 320 MB. A
+/// larger experiment is split with `--shard`.
+pub const MAX_JOBS: u64 = 10_000_000;
+
+/// The number of jobs of an experiment (`puzzles[d]` is the number of puzzles of dataset `d`),
+/// or `None` if it does not fit in a `u64`.
+pub fn count(puzzles: &[usize], configs: usize, repetitions: u64) -> Option<u64> {
+    shard_count(puzzles, configs, repetitions, None)
+}
+
+/// The number of jobs of `shard` (all of them for `None`), or `None` if it does not fit in
+/// a `u64`. Nothing is allocated: the bound [`MAX_JOBS`] is checked with it before [`plan`].
+pub fn shard_count(
+    puzzles: &[usize],
+    configs: usize,
+    repetitions: u64,
+    shard: Option<Shard>,
+) -> Option<u64> {
+    let total: u64 = puzzles.iter().map(|&p| p as u64).sum();
+    // The ordinals o < total with o mod count = index.
+    let mine = match shard {
+        Some(s) if total > s.index => (total - s.index).div_ceil(s.count),
+        Some(_) => 0,
+        None => total,
+    };
+    mine.checked_mul(configs as u64)?.checked_mul(repetitions)
 }
 
 /// Every job of an experiment in job-number order (the plan of no shard and no seed).
@@ -94,8 +118,8 @@ pub fn all_jobs(puzzles: &[usize], configs: usize, repetitions: u64) -> Vec<Job>
 
 /// The jobs of `shard` (all of them for `None`), in run order (see the module doc), for an
 /// experiment whose dataset `d` has `puzzles[d]` puzzles. Built straight from the numbering
-/// rather than filtered from the full list: on one shard of a 50,000-job experiment that
-/// list was 1.6 MB written and read for nothing.
+/// rather than filtered from the full list. The caller checks [`shard_count`] against
+/// [`MAX_JOBS`] first: the list is allocated whole.
 pub fn plan(
     puzzles: &[usize],
     configs: usize,
@@ -104,11 +128,8 @@ pub fn plan(
     seed: Option<u64>,
 ) -> Vec<Job> {
     let per_puzzle = configs as u64 * repetitions;
-    let total = count(puzzles, configs, repetitions);
-    let mut mine = Vec::with_capacity(match shard {
-        Some(s) => total / s.count as usize + per_puzzle as usize,
-        None => total,
-    });
+    let mine = shard_count(puzzles, configs, repetitions, shard).unwrap_or(u64::MAX);
+    let mut mine = Vec::with_capacity(mine.min(MAX_JOBS) as usize);
     let mut ordinal = 0u64;
     for (d, &count) in puzzles.iter().enumerate() {
         for p in 0..count {
@@ -156,11 +177,15 @@ mod tests {
     #[test]
     fn shards_partition_by_puzzle() {
         let jobs = all_jobs(&[5, 4], 3, 2);
-        assert_eq!(jobs.len(), count(&[5, 4], 3, 2));
+        assert_eq!(jobs.len() as u64, count(&[5, 4], 3, 2).unwrap());
         let mut seen = vec![0; jobs.len()];
         for i in 0..3 {
             let s = Shard { index: i, count: 3 };
             let unshuffled = plan(&[5, 4], 3, 2, Some(s), None);
+            assert_eq!(
+                Some(unshuffled.len() as u64),
+                shard_count(&[5, 4], 3, 2, Some(s))
+            );
             // A shard's jobs are the full list's jobs of its puzzles, in the same order.
             let want: Vec<Job> = jobs
                 .iter()
@@ -205,5 +230,16 @@ mod tests {
             err.contains("numbered from 0") && err.contains("0/2 to 1/2"),
             "{err}"
         );
+    }
+
+    /// A product too large for a `u64` is `None`, not a wrapped count (`repetitions =
+    /// 9223372036854775807` made a capacity overflow panic).
+    #[test]
+    fn counts_do_not_overflow() {
+        assert_eq!(count(&[2, 1], 2, u64::MAX), None);
+        assert_eq!(count(&[2, 1], 2, 1 << 40), Some(3 << 41));
+        let s = Shard { index: 4, count: 5 };
+        assert_eq!(shard_count(&[3], 1, 1, Some(s)), Some(0));
+        assert_eq!(shard_count(&[9], 2, 1, Some(s)), Some(2));
     }
 }

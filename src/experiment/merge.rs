@@ -1,17 +1,19 @@
 //! `sudolab merge`: joins the outputs of the shards of one experiment into one CSV.
 //!
 //! Every input must have its sidecar, and all sidecars must name the same experiment and
-//! fingerprint (the same experiment file text) and the same `jobs_total`. The union of the
+//! fingerprint (the same experiment file text) and the same `jobs_total`, and the same
+//! `puzzle_fingerprints` (the same puzzles in the same order in each dataset). The union of the
 //! rows must hold every job `0..jobs_total` exactly once; otherwise nothing is written and the
 //! error lists the missing and the doubled jobs (as ranges, with the files holding doubles).
 //! The merged CSV is sorted by job, and each row is copied byte for byte from its shard
 //! (numbers are not parsed and re-printed, so `5.000000000` stays `5.000000000`; each row
-//! keeps its `shard` cell). Inputs may be plain or `.csv.gz`; an output named `.gz` is
+//! keeps its `shard` cell), its line end made `\n`. Inputs may be plain or `.csv.gz`; an output named `.gz` is
 //! written compressed. The merged sidecar is
 //! the first input's with `shard` null, `jobs_shard` = `jobs_total`, `output` the merged
 //! CSV, `start`/`end` the
 //! earliest/latest of the inputs, `status_counts` recomputed, and `merged_from` holding every
-//! input's sidecar.
+//! input's sidecar. The output is written under the lock `run` takes on its output
+//! ([`rowfile::OutputLock`]): a merge onto an output being written is refused.
 
 use super::record::{Record, RowReader, COLUMNS};
 use super::{rowfile, sidecar};
@@ -80,7 +82,8 @@ pub fn merge(
     let header = COLUMNS.join(",");
     for (i, input) in inputs.iter().enumerate() {
         let text = rowfile::read_text(input)?;
-        if text.split(|&b| b == b'\n').next() != Some(header.as_bytes()) {
+        let first_line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+        if first_line.strip_suffix(b"\r").unwrap_or(first_line) != header.as_bytes() {
             bail!(
                 "{}:1: not a sudolab run output (the header differs from this version's)",
                 input.display()
@@ -93,6 +96,7 @@ pub fn merge(
         }
         texts.push(text);
     }
+    check_puzzle_files(inputs, &metas, &rows, &texts)?;
     let missing: Vec<u64> = (0..total).filter(|j| !holders.contains_key(j)).collect();
     let doubled: Vec<(u64, &Vec<usize>)> = holders
         .iter()
@@ -139,16 +143,18 @@ pub fn merge(
     merged.push(b'\n');
     for (_, i, span) in &rows {
         let bytes = &texts[*i][span.clone()];
-        merged.extend_from_slice(bytes);
-        // The last row of a file cut by hand may lack its line end.
-        if bytes.last() != Some(&b'\n') {
-            merged.push(b'\n');
-        }
+        // Each row ends in `\n`: the last row of a file cut by hand may lack its line end,
+        // and a row of a file with `\r\n` line ends is read without its `\n`.
+        let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        merged.extend_from_slice(bytes.strip_suffix(b"\r").unwrap_or(bytes));
+        merged.push(b'\n');
     }
     drop(texts);
     if rowfile::is_gzip_path(out) {
         merged = rowfile::gzip_member(&merged);
     }
+    // The lock `run` takes: a run (or another merge) writing this output is not overwritten.
+    let _lock = rowfile::OutputLock::take(out)?;
     let tmp = rowfile::sibling(out, ".merge.tmp");
     std::fs::write(&tmp, &merged).with_context(|| format!("{}: cannot write", tmp.display()))?;
     std::fs::rename(&tmp, out).with_context(|| format!("{}: cannot write", out.display()))?;
@@ -191,6 +197,65 @@ pub fn merge(
         sidecar: side,
         records,
     })
+}
+
+/// Refuses shards run on different puzzle files: each run records, per dataset, the
+/// fingerprint of its puzzles (`puzzle_fingerprints` in the sidecar; older sidecars have
+/// none, and are not compared). The error names the first row whose puzzle another input
+/// holds under another number, when there is one.
+fn check_puzzle_files(
+    inputs: &[PathBuf],
+    metas: &[(&PathBuf, PathBuf, Value)],
+    rows: &[(Record, usize, std::ops::Range<usize>)],
+    texts: &[Vec<u8>],
+) -> anyhow::Result<()> {
+    let prints = |m: &Value| m.get("puzzle_fingerprints").cloned().unwrap_or(Value::Null);
+    let (_, first_side, first) = &metas[0];
+    for (b, (_, side, meta)) in metas.iter().enumerate().skip(1) {
+        let (fa, fb) = (prints(first), prints(meta));
+        let Some(dataset) = fa.as_object().and_then(|fa| {
+            fa.iter()
+                .find(|(d, f)| fb.get(d.as_str()).is_some_and(|g| g != *f))
+                .map(|(d, _)| d.clone())
+        }) else {
+            continue;
+        };
+        let line = |i: usize, at: usize| texts[i][..at].iter().filter(|&&c| c == b'\n').count() + 1;
+        // A puzzle of input 0 under one number that input b has under another.
+        let mut seen: BTreeMap<&str, (u64, usize)> = BTreeMap::new();
+        for (r, i, span) in rows
+            .iter()
+            .filter(|(r, i, _)| *i == 0 && r.dataset == dataset)
+        {
+            seen.entry(&r.puzzle)
+                .or_insert((r.puzzle_index, line(*i, span.start)));
+        }
+        let clash = rows.iter().find_map(|(r, i, span)| {
+            let (index, at) = *seen.get(r.puzzle.as_str())?;
+            (*i == b && r.dataset == dataset && index != r.puzzle_index)
+                .then(|| (r, line(*i, span.start), index, at))
+        });
+        let why = format!(
+            "the shards were run on different puzzle files (dataset {dataset}: puzzle \
+             fingerprint {} in {}, {} in {}); run every shard on the same files",
+            fb[&dataset].as_str().unwrap_or("?"),
+            side.display(),
+            fa[&dataset].as_str().unwrap_or("?"),
+            first_side.display()
+        );
+        match clash {
+            Some((r, at, index, first_at)) => bail!(
+                "{}:{at}: puzzle {} of dataset {dataset} is {:?}, which {}:{first_at} has as \
+                 puzzle {index}: {why}",
+                inputs[b].display(),
+                r.puzzle_index,
+                r.puzzle,
+                inputs[0].display()
+            ),
+            None => bail!("{}: {why}", inputs[b].display()),
+        }
+    }
+    Ok(())
 }
 
 /// `[1,2,3,7,9,10]` -> `1-3, 7, 9-10`, at most 20 ranges shown.

@@ -661,10 +661,18 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 pub fn read_records(paths: &[std::path::PathBuf]) -> anyhow::Result<Vec<Record>> {
     let mut out = Vec::new();
     for path in paths {
-        let mut rows = RowReader::new(path, super::rowfile::open(path)?)?;
-        while let Some((record, _)) = rows.next_row()? {
-            out.push(record);
-        }
+        out.extend(read_rows(path)?.into_iter().map(|(record, _)| record));
+    }
+    Ok(out)
+}
+
+/// The records of one file as [`read_records`] reads them, each with the line its row
+/// starts on.
+pub fn read_rows(path: &std::path::Path) -> anyhow::Result<Vec<(Record, u64)>> {
+    let mut out = Vec::new();
+    let mut rows = RowReader::new(path, super::rowfile::open(path)?)?;
+    while let Some((record, _)) = rows.next_row()? {
+        out.push((record, rows.line()));
     }
     Ok(out)
 }
@@ -743,6 +751,12 @@ pub struct RowReader<'p, R> {
     reader: csv::Reader<R>,
     headers: csv::ByteRecord,
     row: csv::ByteRecord,
+    /// The header ends in `\r\n`. The csv crate ends a record at its `\r` and counts the
+    /// line at the `\n`, which it reads with the next record: each row's position (line
+    /// and first byte) is then one early, and is corrected by one.
+    crlf: bool,
+    /// The line the last row read starts on.
+    line: u64,
 }
 
 impl<'p, R: std::io::Read> RowReader<'p, R> {
@@ -757,11 +771,16 @@ impl<'p, R: std::io::Read> RowReader<'p, R> {
                 e.position().map_or(1, |p| p.line())
             ),
         };
+        // After the header the reader is on line 2, unless the `\n` of a `\r\n` is unread.
+        let at = reader.position();
+        let crlf = at.line() == 1 && at.byte() > 0;
         Ok(RowReader {
             path,
             reader,
             headers,
             row: csv::ByteRecord::new(),
+            crlf,
+            line: 1,
         })
     }
 
@@ -775,11 +794,13 @@ impl<'p, R: std::io::Read> RowReader<'p, R> {
         }
         // The row's own position, not the reader's: after the read the reader is already on
         // the next line (its position would name a bad row one line late).
-        let (line, start) = self
-            .row
-            .position()
-            .map_or((1, 0), |p| (p.line(), p.byte() as usize));
-        let end = self.reader.position().byte() as usize;
+        let (line, start) = self.row.position().map_or((1, 0), |p| {
+            let late = self.crlf as u64;
+            (p.line() + late, (p.byte() + late) as usize)
+        });
+        self.line = line;
+        let end = self.end();
+        let start = start.min(end);
         let record = self.parse(line)?;
         Ok(Some((record, start..end)))
     }
@@ -790,15 +811,21 @@ impl<'p, R: std::io::Read> RowReader<'p, R> {
         matches!(self.reader.read_byte_record(&mut self.row), Ok(true))
     }
 
-    /// The byte offset just past the last row read.
+    /// The byte offset just past the last row read (with `\r\n` line ends, before its
+    /// `\n`).
     pub fn end(&self) -> usize {
         self.reader.position().byte() as usize
+    }
+
+    /// The line the last row read starts on (1 before the first row).
+    pub fn line(&self) -> u64 {
+        self.line
     }
 
     /// A row the CSV layer refused (a field count unlike the header's, a broken quote).
     fn csv_error(&self, e: &csv::Error) -> anyhow::Error {
         let path = self.path.display();
-        let line = e.position().map_or(1, |p| p.line());
+        let line = e.position().map_or(1, |p| p.line() + self.crlf as u64);
         match e.kind() {
             csv::ErrorKind::UnequalLengths { len, .. } => anyhow::anyhow!(
                 "{path}:{line}: expected {} fields like the header, found {len}",

@@ -178,6 +178,8 @@ impl RunReport {
 /// A dataset's puzzles and what the first fields of their rows share.
 struct Loaded {
     puzzles: Vec<Puzzle>,
+    /// The line of the file each puzzle starts on (1-based).
+    lines: Vec<usize>,
     fields: record::DatasetFields,
 }
 
@@ -192,7 +194,32 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
 
     let loaded = load_datasets(&exp)?;
     let counts: Vec<usize> = loaded.iter().map(|d| d.puzzles.len()).collect();
-    let jobs_total = jobs::count(&counts, exp.engines.len(), exp.repetitions);
+    // The job list is allocated whole: its size is checked first.
+    let configs = exp.engines.len();
+    let too_many = |n: Option<u64>, what: &str| {
+        anyhow::anyhow!(
+            "{}{}: repetitions: {} puzzles x {configs} configurations x {} repetitions: {} \
+             jobs{what}; one run plans at most {} (split it with --shard, or use fewer \
+             repetitions, configurations or puzzles, `first`)",
+            exp.path.display(),
+            config::key_position(&exp.text, "repetitions"),
+            counts.iter().sum::<usize>(),
+            exp.repetitions,
+            n.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string()),
+            jobs::MAX_JOBS
+        )
+    };
+    let jobs_total =
+        jobs::count(&counts, configs, exp.repetitions).ok_or_else(|| too_many(None, ""))?;
+    match jobs::shard_count(&counts, configs, exp.repetitions, opts.shard) {
+        Some(n) if n <= jobs::MAX_JOBS => {}
+        n => {
+            let what = opts
+                .shard
+                .map_or(String::new(), |s| format!(" in shard {s}"));
+            return Err(too_many(n, &what));
+        }
+    }
     let plan = jobs::plan(
         &counts,
         exp.engines.len(),
@@ -239,14 +266,38 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
             earlier_sessions = s.clone();
         }
         first_start = previous.get("start").cloned();
-        let mine: BTreeSet<u64> = plan.iter().map(|j| j.job).collect();
+        let mine: BTreeMap<u64, &Job> = plan.iter().map(|j| (j.job, j)).collect();
+        let mut texts: BTreeMap<u64, String> = BTreeMap::new();
         for (i, r) in e.records.iter().enumerate() {
-            if !mine.contains(&r.job) {
+            let Some(job) = mine.get(&r.job) else {
                 bail!(
                     "{}:{}: job {}, which is not a job of this experiment and shard",
                     output.display(),
                     i + 2,
                     r.job
+                );
+            };
+            // The row's puzzle must be the one the job names now: a puzzle file edited (or
+            // reordered) since would mix rows of two files under the same job numbers.
+            let (d, p) = (job.dataset as usize, job.puzzle as usize);
+            let expected = texts
+                .entry(job.ordinal)
+                .or_insert_with(|| record::puzzle_text(&loaded[d].puzzles[p]));
+            if r.puzzle != *expected || r.puzzle_index != p as u64 + 1 {
+                bail!(
+                    "{}:{}: job {} is puzzle {} of dataset {}, {}:{}: expected {:?}, found \
+                     puzzle {} {:?}: the puzzle file is not the one these rows were run on; \
+                     use --out to start a new output",
+                    output.display(),
+                    i + 2,
+                    r.job,
+                    p + 1,
+                    exp.datasets[d].name,
+                    exp.datasets[d].path.display(),
+                    loaded[d].lines[p],
+                    expected,
+                    r.puzzle_index,
+                    r.puzzle
                 );
             }
             if !done.insert(r.job) {
@@ -342,6 +393,7 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         "shard": opts.shard.map(|s| s.to_string()),
         "jobs_total": jobs_total,
         "jobs_shard": jobs_shard,
+        "puzzle_fingerprints": puzzle_fingerprints(&exp, &loaded),
         "start": first_start.unwrap_or_else(|| json!(start)),
         "end": null,
         "status_counts": null,
@@ -506,14 +558,40 @@ fn load_datasets(exp: &Experiment) -> anyhow::Result<Vec<Loaded>> {
     for (i, d) in exp.datasets.iter().enumerate() {
         let (_, puzzles) = read_file(&d.path, &d.read_options)
             .map_err(|e| anyhow::anyhow!("{e} (datasets[{i}] of {})", exp.path.display()))?;
-        let mut puzzles: Vec<Puzzle> = puzzles.into_iter().map(|p| p.puzzle).collect();
+        let (mut puzzles, mut lines): (Vec<Puzzle>, Vec<usize>) =
+            puzzles.into_iter().map(|p| (p.puzzle, p.line)).unzip();
         if let Some(k) = d.first {
             puzzles.truncate(k as usize);
+            lines.truncate(k as usize);
         }
         let fields = record::DatasetFields::new(&exp.name, &d.name, puzzles.first());
-        out.push(Loaded { puzzles, fields });
+        out.push(Loaded {
+            puzzles,
+            lines,
+            fields,
+        });
     }
     Ok(out)
+}
+
+/// Per dataset name, the FNV-1a hash of its puzzles' `puzzle` cells, each followed by a line
+/// end, as 16 hex digits: `merge` refuses shards whose puzzle files differ.
+fn puzzle_fingerprints(exp: &Experiment, loaded: &[Loaded]) -> BTreeMap<String, String> {
+    exp.datasets
+        .iter()
+        .zip(loaded)
+        .map(|(d, l)| {
+            let mut text = String::new();
+            for p in &l.puzzles {
+                text.push_str(&record::puzzle_text(p));
+                text.push('\n');
+            }
+            (
+                d.name.clone(),
+                format!("{:016x}", record::fnv1a(text.as_bytes())),
+            )
+        })
+        .collect()
 }
 
 /// An output may only be resumed by the experiment file (same text) and shard that began it.

@@ -9,7 +9,8 @@
 //! outside a repository: experiments are run from the repository whose `data/` they read),
 //! `machine` (CPU model, logical cores, memory, OS, kernel), `command`, `threads`, `shard`
 //! (`"i/N"` or `null`), `jobs_total` (the whole
-//! experiment), `jobs_shard` (this output's share), `start` and `end` (RFC 3339 UTC; `end` is
+//! experiment), `jobs_shard` (this output's share), `puzzle_fingerprints` (per dataset, the
+//! FNV-1a hash of its puzzles' `puzzle` cells in order, each followed by a line end), `start` and `end` (RFC 3339 UTC; `end` is
 //! `null` while the run is going on or if it was killed), `status_counts` (over every row of
 //! the output at the end) and `sessions` (one entry per `run`/`--resume` invocation: start,
 //! end, command, threads, jobs run). A merged sidecar also has `merged_from`.

@@ -38,7 +38,8 @@ pub struct TileOptions {
     pub max_solutions: u64,
     /// Node limit of each tiling search and of each sudoku search (their own kinds of node).
     pub node_limit: Option<u64>,
-    /// Wall-time limit of each tiling search, the sudoku solves it makes included.
+    /// Wall-time limit of the whole call: every method's tiling search and the sudoku solves
+    /// included (a second method gets what the first left).
     pub time_limit: Option<Duration>,
     /// Distinct puzzles with a solution to keep (with their solutions) for display.
     pub keep: usize,
@@ -156,8 +157,13 @@ pub fn tile_and_solve(set: &PieceSet, options: &TileOptions) -> Result<TileRepor
         time: Duration::ZERO,
     };
     let mut runs = Vec::new();
+    // One deadline for every method and sudoku solve: the limit is the whole call's.
+    let deadline = options.time_limit.map(|t| Instant::now() + t);
     for (i, &method) in options.methods.iter().enumerate() {
-        let deadline = options.time_limit.map(|t| Instant::now() + t);
+        let limits = Limits {
+            time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+            ..limits.clone()
+        };
         let report = if i == 0 {
             method.enumerate(&placements, &limits, |tiling| {
                 let (region, givens) = placements.board(tiling);

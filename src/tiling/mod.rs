@@ -147,6 +147,8 @@ pub struct SearchReport {
     pub stats: Stats,
     /// Wall time of the search, without the time spent on each tiling found (solving it).
     pub search_time: Duration,
+    /// Wall time of the search with the time spent on each tiling found.
+    pub wall: Duration,
     /// Order-independent digest of the set of tilings found (a wrapping sum of one hash per
     /// tiling): two complete runs that found the same tilings have the same digest.
     pub digest: u64,
@@ -197,6 +199,7 @@ impl<V: FnMut(&[usize])> Collector<V> {
             end,
             stats: o.stats,
             search_time: o.wall.saturating_sub(self.visiting),
+            wall: o.wall,
             digest: self.digest,
         }
     }

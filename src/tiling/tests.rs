@@ -90,6 +90,30 @@ fn limits_stop_and_say_which() {
     }
 }
 
+/// The time limit is the whole call's: `tile --method both --time-limit 5` took 10 s, each
+/// method having its own 5 s.
+#[test]
+fn the_time_limit_covers_every_method() {
+    // 16 bars of 16 cells: 2 x 16! tilings, more than any method lists in a second.
+    let bars = set(&vec!["x".repeat(16); 16].join("\n\n"));
+    let limit = std::time::Duration::from_millis(400);
+    let options = TileOptions {
+        rotations: true,
+        methods: vec![Method::Dlx, Method::Backtrack],
+        time_limit: Some(limit),
+        ..TileOptions::default()
+    };
+    let start = std::time::Instant::now();
+    let report = tile_and_solve(&bars, &options).unwrap();
+    let took = start.elapsed();
+    assert!(took < limit * 7 / 4, "{took:?}");
+    assert!(report.runs.iter().all(|r| r.end == End::TimeLimit));
+    // The first method's wall time holds its sudoku solves.
+    let first = &report.runs[0];
+    assert!(first.wall >= first.search_time);
+    assert!(first.wall >= limit * 9 / 10, "{:?}", first.wall);
+}
+
 /// A unique 4x4 sudoku with 2x2 boxes, cut into its four boxes: the 24 orders of the boxes
 /// are the tilings, and the original order has the known solution.
 #[test]

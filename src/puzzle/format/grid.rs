@@ -1,6 +1,6 @@
 //! The grid format (`N` rows of `N` cells per puzzle) and the grid form of jigsaw.
 
-use super::line::is_latin;
+use super::line::is_layout;
 use super::text::{
     char_len, classify, lines, meaningful_lines, offset_in, tokens, LineKind, RegionNames, Symbols,
     UNKNOWN,
@@ -334,6 +334,9 @@ fn parse_region_row<'a>(
             return Err(err(offset, kind));
         }
         for (i, c) in first.char_indices() {
+            if c == '.' {
+                return Err(err(at + i, ParseErrorKind::DotRegion));
+            }
             names.push(&first[i..i + c.len_utf8()]);
         }
         return Ok(());
@@ -351,6 +354,9 @@ fn parse_region_row<'a>(
         return Err(err(offset, kind));
     }
     for t in tokens(content) {
+        if t == "." {
+            return Err(err(offset_in(line, t), ParseErrorKind::DotRegion));
+        }
         names.push(t);
     }
     Ok(())
@@ -384,7 +390,7 @@ fn size_line(content: &str) -> Option<(usize, usize)> {
 }
 
 /// Whether `text` starts with a jigsaw puzzle in the grid form: its first puzzle reads as
-/// givens followed by a region layout that is not a Latin square.
+/// givens followed by a region layout ([`super::line::is_layout`]).
 pub(super) fn looks_like_jigsaw_grid(text: &str, symbols: &Symbols) -> bool {
     let options = ReadOptions::default();
     let mut reader = Reader {
@@ -397,7 +403,7 @@ pub(super) fn looks_like_jigsaw_grid(text: &str, symbols: &Symbols) -> bool {
     match read(&mut reader, true, Some(1)) {
         Ok(()) => reader.out.first().is_some_and(|p| {
             let g = p.puzzle.geometry();
-            !is_latin(g.regions(), g.n())
+            is_layout(g.regions(), g.n())
         }),
         // The givens and N rows after them were read, and only the regions are wrong: a
         // jigsaw puzzle with a mistake in its layout, unless those rows hold an empty mark

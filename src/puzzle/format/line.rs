@@ -37,6 +37,9 @@ pub(super) fn read(r: &mut Reader, jigsaw: bool) -> Result<(), ParseError> {
             }
             let mut names = RegionNames::with_capacity(expected);
             for (i, c) in lay.char_indices() {
+                if c == '.' {
+                    return Err(at(r, lay_start + i, ParseErrorKind::DotRegion));
+                }
                 names.push(&lay[i..i + c.len_utf8()]);
             }
             Layout::Regions(names.finish(n).map_err(|k| at(r, lay_start, k))?)
@@ -144,9 +147,55 @@ pub(super) fn looks_like_jigsaw_line(t1: &str, t2: &str, symbols: &Symbols) -> b
         names.push(&t2[i..i + c.len_utf8()]);
     }
     match names.finish(n) {
-        Ok(regions) => !is_latin(&regions, n),
+        Ok(regions) => is_layout(&regions, n),
         Err(_) => !(symbols.char_value('0') == 0 && t1.contains('0') && t2.contains('0')),
     }
+}
+
+/// Whether `regions` (`N` regions of `N` cells, checked) reads as a region layout rather
+/// than a solution: some row holds a region twice, or every region is connected. A solution
+/// has neither (no row repeats a digit, and two cells of a digit never touch, as they would
+/// share a row or a column), so a line puzzle followed by its solution is not a jigsaw; a
+/// layout whose regions are the columns is one.
+pub(super) fn is_layout(regions: &[u16], n: usize) -> bool {
+    !is_latin(regions, n) || connected(regions, n)
+}
+
+/// Whether every region is orthogonally connected.
+fn connected(regions: &[u16], n: usize) -> bool {
+    let mut seen = vec![false; regions.len()];
+    let mut reached = vec![false; n];
+    let mut stack = Vec::new();
+    for start in 0..regions.len() {
+        let reg = regions[start];
+        if reached[reg as usize % n] {
+            continue;
+        }
+        reached[reg as usize % n] = true;
+        let mut size = 0;
+        seen[start] = true;
+        stack.push(start);
+        while let Some(c) = stack.pop() {
+            size += 1;
+            let (row, col) = (c / n, c % n);
+            let around = [
+                (row > 0).then(|| c - n),
+                (row + 1 < n).then_some(c + n),
+                (col > 0).then(|| c - 1),
+                (col + 1 < n).then_some(c + 1),
+            ];
+            for d in around.into_iter().flatten() {
+                if !seen[d] && regions[d] == reg {
+                    seen[d] = true;
+                    stack.push(d);
+                }
+            }
+        }
+        if size != n {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether no row holds a region twice (a Latin square: each region one cell per row).

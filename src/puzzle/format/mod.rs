@@ -114,8 +114,9 @@
 //!
 //! - **killer** if it is `killer` followed by a number;
 //! - **jigsaw** if it holds two strings of the same length `N*N`, the second a region layout:
-//!   exactly `N` symbols used `N` times each, no `.`, and some row holding a symbol twice (a
-//!   solution written after its puzzle has no such row, and stays a line puzzle);
+//!   exactly `N` symbols used `N` times each, no `.`, and either some row holding a symbol
+//!   twice or every region connected (a solution written after its puzzle has neither: no
+//!   row repeats a digit, and no two cells of a digit touch, so it stays a line puzzle);
 //! - **line** if it starts with a string of `N*N` symbols, `N >= 4`, without commas; when
 //!   `N*N` is short enough to be a contiguous grid row (16 or 25 with the default alphabet),
 //!   none of its symbols may name a digit in `N+1..=N*N` (`0F01...` is a 16x16 grid row);
@@ -514,6 +515,9 @@ pub enum ParseErrorKind {
         /// Distinct region symbols found.
         found: usize,
     },
+    /// Jigsaw: a region named `.`, which marks an empty cell of the givens (and would make a
+    /// layout of givens undetectable). At the `.`.
+    DotRegion,
     /// Jigsaw: a region does not have `N` cells. At the layout (its first symbol).
     RegionSize {
         /// The region's symbol or token.
@@ -650,6 +654,11 @@ impl fmt::Display for ParseErrorKind {
                 f,
                 "expected a region layout naming {expected} regions, found {found}"
             ),
+            DotRegion => write!(
+                f,
+                "expected a region name, found `.`, which marks an empty cell: name the regions \
+                 with other symbols"
+            ),
             RegionSize {
                 region,
                 size,
@@ -708,7 +717,7 @@ pub fn detect_format(text: &str) -> Format {
 ///
 /// - [`Format::Jigsaw`] when the first meaningful (non-blank, non-comment) line holds two
 ///   strings of the same square length `N*N`, the second a region layout (exactly `N` symbols
-///   used `N` times each, no `.`, not a Latin square); or when the file starts with a grid
+///   used `N` times each, no `.`, not a Latin square unless every region is connected); or when the file starts with a grid
 ///   followed by `N` rows of such a layout (or a size line `R R` followed by `2R` rows);
 /// - [`Format::Line`] when the first meaningful line starts with a string of `N*N` symbols,
 ///   `N >= 4`, with no comma and, when `N*N` is at most the alphabet's length (16 and 25

@@ -752,6 +752,60 @@ fn jigsaw_line_form() {
     );
 }
 
+/// A layout in which no row repeats a region (here the columns) was read as a classic
+/// puzzle, silently: a Latin layout whose regions are connected is a layout, while a
+/// solution (Latin, no two cells of a digit touching) still is not.
+#[test]
+fn a_latin_layout_of_connected_regions_is_a_jigsaw() {
+    let columns: String = (0..81).map(|i| (b'A' + (i % 9) as u8) as char).collect();
+    let text = format!("{} {columns}\n", line_of(&puzzle_of(3, 3)));
+    assert_eq!(detect_format(&text), Format::Jigsaw);
+    let (format, ps) = read(&text).unwrap();
+    assert_eq!(format, Format::Jigsaw);
+    let g = ps[0].puzzle.geometry();
+    assert!(g.is_jigsaw());
+    assert_eq!(g.regions()[..10], [0, 1, 2, 3, 4, 5, 6, 7, 8, 0]);
+    // a puzzle followed by its solution, and by a Latin layout of scattered regions, stay
+    // line puzzles
+    let sol = line_of(&solution(3, 3));
+    let latin: String = sol
+        .chars()
+        .map(|c| (c as u8 - b'1' + b'a') as char)
+        .collect();
+    for second in [sol, latin] {
+        let text = format!("{} {second}\n", line_of(&puzzle_of(3, 3)));
+        assert_eq!(detect_format(&text), Format::Line, "{second}");
+    }
+}
+
+/// `.` marks an empty cell: as a region name (accepted with `--format jigsaw`) it is an
+/// error at the `.`, in the line and in the grid form.
+#[test]
+fn a_dot_is_not_a_region_name() {
+    let layout = JIGSAW_LAYOUT.replacen('I', ".", 1);
+    let at = JIGSAW_LAYOUT.find('I').unwrap();
+    let text = format!("{JIGSAW_GIVENS} {layout}");
+    let (l, c, k) = err(read_as(&text, Format::Jigsaw));
+    assert_eq!(
+        (l, c, k),
+        (1, JIGSAW_GIVENS.len() + 2 + at, ParseErrorKind::DotRegion)
+    );
+    assert!(ParseErrorKind::DotRegion.to_string().contains("found `.`"));
+    // the grid form: givens, then the layout's rows
+    let rows = |t: &str| -> String {
+        t.as_bytes()
+            .chunks(9)
+            .map(|r| format!("{}\n", std::str::from_utf8(r).unwrap()))
+            .collect()
+    };
+    let text = format!("{}{}", rows(JIGSAW_GIVENS), rows(&layout));
+    let (l, c, k) = err(read_as(&text, Format::Jigsaw));
+    assert_eq!(
+        (l, c, k),
+        (10 + at / 9, 1 + at % 9, ParseErrorKind::DotRegion)
+    );
+}
+
 #[test]
 fn jigsaw_line_errors() {
     // wrong number of regions: 'I' renamed 'H'
