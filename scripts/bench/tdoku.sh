@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The `fast` engine beside tdoku (Dillon's SIMD DPLL solver, the fastest published 9x9
+# solver we know of; BSD-2-Clause, sources in ../shared/peers/tdoku), interleaved in one
+# invocation on the same sets: one thread each, counting up to two solutions, puzzles in
+# file order (tdoku's `-r0`: no random permutation), rates in puzzles per wall second (the
+# clock tdoku's `run_benchmark` reads; `fast`'s CPU rate beside it).
+#
+#   scripts/bench/tdoku.sh [ROUNDS] [SECS] [SET...]
+#
+# Sets hold one 9x9 puzzle per line (81 characters, `0` or `.` for an empty cell; `#` lines
+# are skipped). Defaults: 3 rounds of 2 seconds per run on data/royle-17clue.txt,
+# data/magictour-top1465.txt and data/forum-hardest-1106.txt. Each round runs, per set,
+# `run_benchmark -c1 -r0 -n COUNT -s tdoku -t SECS -w 1` (COUNT: the set's puzzles) and `fast_bench solver SET SECS` (the solver
+# called in a direct library loop, as tdoku's harness calls its solver). The median of the
+# rounds is printed with the ratio fast / tdoku (>= 1.0: fast is faster).
+#
+# tdoku is built outside the repository by ../shared/peers/tdoku/build.sh (cmake and g++,
+# `-O3 -march=native`) into $TDOKU_BUILD (default /tmp/tdoku-build); TDOKU_SRC overrides
+# where its sources are (default ../shared/peers/tdoku next to the repository, or
+# /work/shared/peers/tdoku). It is never part of this project.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rounds=${1:-3}
+secs=${2:-2}
+shift 2 || shift $# || true
+sets=("$@")
+[ ${#sets[@]} -gt 0 ] || sets=(data/royle-17clue.txt data/magictour-top1465.txt data/forum-hardest-1106.txt)
+
+src=${TDOKU_SRC:-}
+if [ -z "$src" ]; then
+    for d in ../shared/peers/tdoku ../../shared/peers/tdoku /work/shared/peers/tdoku; do
+        if [ -f "$d/build.sh" ]; then src=$d; break; fi
+    done
+fi
+[ -n "$src" ] || { echo "tdoku sources not found: set TDOKU_SRC" >&2; exit 2; }
+command -v cmake >/dev/null || { echo "tdoku needs cmake: apt-get install cmake" >&2; exit 2; }
+build=${TDOKU_BUILD:-/tmp/tdoku-build}
+case "$(realpath -m "$build")/" in
+    "$(pwd)"/*) echo "TDOKU_BUILD must be outside the repository" >&2; exit 2 ;;
+esac
+[ -x "$build/run_benchmark" ] || bash "$src/build.sh" "$build" >&2
+tdoku="$build/run_benchmark"
+cargo build --release --quiet --example fast_bench
+fast=${CARGO_TARGET_DIR:-target}/release/examples/fast_bench
+
+echo "# $(date -u +%FT%TZ) $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), load $(cut -d' ' -f1-3 /proc/loadavg); $rounds rounds x ${secs} s; count to 2, one thread"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for ((r = 1; r <= rounds; r++)); do
+    for set in "${sets[@]}"; do
+        name=$(basename "$set" .txt)
+        # CSV: compiler, version, flags, file, solver, puzzles/s, us/puzzle, %no_guess, guesses.
+        # tdoku reads 81 characters per line with `.` for an empty cell: both read this copy.
+        grep -v '^#' "$set" | tr '0' '.' >"$out/$name.txt"
+        count=$(wc -l <"$out/$name.txt")
+        "$tdoku" -c1 -r0 -n "$count" -s tdoku -t "$secs" -w 1 "$out/$name.txt" |
+            grep ',tdoku,' >>"$out/$name.tdoku"
+        "$fast" solver "$out/$name.txt" "$secs" >>"$out/$name.fast"
+    done
+done
+printf '%-24s %14s %14s %14s %9s\n' set "tdoku (wall)" "fast (wall)" "fast (CPU)" "ratio"
+for set in "${sets[@]}"; do
+    name=$(basename "$set" .txt)
+    sudolab_rates() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$out/$name.fast"; }
+    med() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+    t=$(cut -d, -f6 "$out/$name.tdoku" | med)
+    fw=$(sudolab_rates rate_wall | med)
+    fc=$(sudolab_rates rate_cpu | med)
+    awk -v n="$name" -v t="$t" -v fw="$fw" -v fc="$fc" \
+        'BEGIN { printf "%-24s %12.0f/s %12.0f/s %12.0f/s %8.2fx\n", n, t, fw, fc, fw / t }'
+done
+echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg); ratio = fast (wall) / tdoku (wall), medians of the rounds"
