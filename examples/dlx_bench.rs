@@ -11,7 +11,7 @@
 //! Modes: `solve` = the timing loop (ENGINE_SPEC defaults to `dlx`); `counts` = one untimed
 //! pass printing, per puzzle, its line number (1-based among the puzzles read), status,
 //! nodes and updates: the file `tests/data/dlx-counts.txt` is made from it (see the
-//! `dlx_counts` test). `scripts/bench-dlx.sh` runs an old and a new build of it interleaved.
+//! `dlx_counts` test). `scripts/bench/dlx.sh` runs an old and a new build of it interleaved.
 //! Only the public API is used, so the same file builds against older versions of sudolab.
 
 use std::time::Instant;

@@ -1,4 +1,4 @@
-//! The baseline of the runner's overhead benchmark (`scripts/bench-runner.sh`): what
+//! The baseline of the runner's overhead benchmark (`scripts/bench/runner.sh`): what
 //! `sudolab run` does for a one-engine, one-thread experiment minus the runner itself
 //! ([`sudolab::experiment::baseline::bare_loop`]). Reads a puzzle file, runs one engine
 //! configuration on every puzzle once through `engines::run` (solutions checked, up to two,

@@ -11,7 +11,7 @@
 //! the same shape as the peer's `solutions_count_up_to(2)`); `engine` = through
 //! [`sudolab::engines::run`] (the runner's per-run bookkeeping: clocks, outcome, solution
 //! check); `guesses` = one untimed pass printing the median and mean guesses per puzzle.
-//! `scripts/bench-fast.sh` runs it beside the peer harness.
+//! `scripts/bench/fast.sh` runs it beside the peer harness.
 
 use std::time::Instant;
 use sudolab::engines::fast::Solver;

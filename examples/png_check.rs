@@ -1,4 +1,4 @@
-//! Says whether a screenshot shows a page or nothing: `scripts/check-reports.sh` runs it on
+//! Says whether a screenshot shows a page or nothing: `scripts/ci/check-reports.sh` runs it on
 //! each report rendered by headless Chromium.
 //!
 //!     cargo run --release --example png_check -- SHOT.png [MIN_INK_PERCENT] [MIN_COLOURS]

@@ -12,7 +12,7 @@
 //!   entry and the lemma.
 //! - Malformed bundles exit 2 with `certificates.jsonl:LINE:COL`.
 //!
-//! `rate` (`cargo install rate --version 0.3.0 --locked`, which `scripts/test.sh` does) and
+//! `rate` (`cargo install rate --version 0.3.0 --locked`, which `scripts/ci/test.sh` does) and
 //! `python3` are found on PATH or in `~/.cargo/bin`; without them the external half is
 //! skipped with a warning, except under CI (`CI=true`), where the tests fail.
 
@@ -99,7 +99,7 @@ fn external() -> Option<External> {
     let what = missing.join(" and ");
     if under_ci() {
         panic!(
-            "{what} not found (PATH, ~/.cargo/bin): scripts/test.sh installs what is missing \
+            "{what} not found (PATH, ~/.cargo/bin): scripts/ci/test.sh installs what is missing \
              (cargo install rate --version 0.3.0 --locked; apt-get install python3)"
         );
     }

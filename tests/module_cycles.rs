@@ -1,5 +1,5 @@
 //! No import cycles in src/: between top-level modules (`engines`, `exact_cover`, `plot`,
-//! ...) and between sibling files. The same rules as `scripts/module-cycles.py` (which prints
+//! ...) and between sibling files. The same rules as `scripts/ci/module-cycles.py` (which prints
 //! the edges for a human): every `crate::a::b` and `super::x` path of a file, comments and
 //! string literals removed first and grouped `use` trees expanded, is an edge from the file's
 //! module to the deepest module the path names. For the file graph, edges between a module
@@ -372,7 +372,7 @@ fn src_has_no_import_cycle() {
     assert!(
         report.is_empty(),
         "import cycles in src/ (move the shared items where both sides can use them; \
-         `python3 scripts/module-cycles.py --edges` lists every edge):\n{}",
+         `python3 scripts/ci/module-cycles.py --edges` lists every edge):\n{}",
         report.join("\n")
     );
 }

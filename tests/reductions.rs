@@ -28,7 +28,7 @@ fn solver(name: &str) -> Option<PathBuf> {
         }
     }
     if std::env::var_os("CI").is_some() {
-        panic!("{name} is not installed; scripts/test.sh installs it with apt-get");
+        panic!("{name} is not installed; scripts/ci/test.sh installs it with apt-get");
     }
     eprintln!("NOTICE: {name} not installed: skipping its checks");
     None

@@ -1,6 +1,6 @@
 //! Issue 10, item 6: every SAT backend honours the time limit during encoding, search and the
 //! freeing of the solver, fresh and incremental, on inputs that take minutes without one
-//! (measured: `scripts/bench-sat-limits.sh`), and leaves no thread running. The bounds are generous (the promise is T + 10% + 0.2 s; the test allows 3 x T +
+//! (measured: `scripts/bench/sat-limits.sh`), and leaves no thread running. The bounds are generous (the promise is T + 10% + 0.2 s; the test allows 3 x T +
 //! 2 s so a loaded machine does not fail it): what it proves is seconds against minutes.
 //! One test in its own binary, so the count of threads in /proc/self/task is this test's.
 
@@ -36,7 +36,7 @@ fn every_backend_honours_the_time_limit_on_hard_inputs() {
     let bound = limit * 3 + Duration::from_secs(2);
     // The empty 81x81 grid: 2.9e7 literals with `extended`; loading them takes seconds and
     // freeing a solver that holds them up to seconds more (CaDiCaL), so the limit must cover
-    // the teardown too. The exact overshoot is measured by scripts/bench-sat-limits.sh.
+    // the teardown too. The exact overshoot is measured by scripts/bench/sat-limits.sh.
     let empty81 = Puzzle::empty(std::sync::Arc::new(
         sudolab::puzzle::Geometry::square(81).unwrap(),
     ));

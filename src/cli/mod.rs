@@ -77,7 +77,7 @@ enum Command {
     /// Decide puzzles and write certificates (verdict, solutions, a DRAT proof against the
     /// canonical formula) to a bundle, or check a bundle (--check DIR) without trusting it.
     Certify(certify::CertifyArgs),
-    /// The bare engine loop that scripts/bench-runner.sh compares `run` with (hidden: a
+    /// The bare engine loop that scripts/bench/runner.sh compares `run` with (hidden: a
     /// benchmark's baseline, not a tool).
     #[command(hide = true)]
     BenchLoop(run::BenchLoopArgs),

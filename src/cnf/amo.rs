@@ -37,7 +37,7 @@
 //!   needs 3.1 GB of RSS with 32 and 1.8 GB with 16; formulas under the bound, which include
 //!   every instance answered at 64x64-400x400, are unchanged). `auto:K` fixes the threshold
 //!   at K on every formula. Measured by
-//!   `scripts/bench-sat-amo.sh` (docs/reductions.md, "AMO for large groups"): in full groups
+//!   `scripts/bench/sat-amo.sh` (docs/reductions.md, "AMO for large groups"): in full groups
 //!   bimander is 1.9-2.5x faster than pairwise at 36-49 literals; in the search-bound
 //!   reduced/optimized formulas of the large instances, bimander on small groups is 2-4x
 //!   slower; every classic size up to 32x32 keeps the published pairwise formula.

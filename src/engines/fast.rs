@@ -74,7 +74,7 @@
 //!
 //! # Implementation notes
 //!
-//! `bash scripts/bench-fast.sh 5 1` measures the solver against the `sudoku` crate 0.8: on 2
+//! `bash scripts/bench/fast.sh 5 1` measures the solver against the `sudoku` crate 0.8: on 2
 //! cores at load 5.7-6.4 it runs at 1.05x / 1.35x / 1.41x the crate's rate on 17-clue /
 //! top1465 / forum-hardest-1106, 3.40 µs per 17-clue puzzle (docs/engine-fast.md). What makes
 //! it this fast:

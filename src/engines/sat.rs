@@ -323,7 +323,7 @@ pub const AUTO_RACE: &str = "portfolio:batsat+cadical";
 /// doubles the time of its 25 raced puzzles (12-60 ms each; a race's fixed cost, CaDiCaL
 /// loading and freeing a second formula beside batsat, is 15-30 ms). On cuts just above the
 /// hardness peak of sides 36 and 49 the race saves 2% of the wall time (36x36) or costs 10%
-/// (49x49, where batsat is the faster), for twice the CPU (`scripts/bench-sat-portfolio.sh`).
+/// (49x49, where batsat is the faster), for twice the CPU (`scripts/bench/sat-portfolio.sh`).
 pub const AUTO_RACE_MIN_SIDE: usize = 64;
 
 /// `backend=auto` races on a formula of at least this many variables (the candidates left

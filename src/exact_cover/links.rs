@@ -16,7 +16,7 @@
 //!   unlike the 2000 paper, there is no `right` link: the node after `q` in its option is
 //!   `q + 1`, and the spacer after the option leads back to its first node. Hiding an option
 //!   then computes the next address instead of loading it, so the loads of its nodes do not
-//!   wait on one another (`scripts/bench-dlx.sh` measures such layout choices against a build
+//!   wait on one another (`scripts/bench/dlx.sh` measures such layout choices against a build
 //!   without them: docs/benchmarks.md);
 //! - indices into `Vec`s, no pointer, no allocation after construction: `u16` indices when
 //!   the problem has fewer than 65 536 nodes, with `i8` keys when no item has 31 options or

@@ -1,4 +1,4 @@
-//! The baseline of the runner's overhead benchmark (`scripts/bench-runner.sh`): what
+//! The baseline of the runner's overhead benchmark (`scripts/bench/runner.sh`): what
 //! `sudolab run` does for a one-engine, one-thread experiment minus the runner itself. Reads
 //! a puzzle file, runs one engine configuration on every puzzle once through
 //! [`engines::run`] (solutions checked, up to two, default limits: as the runner's jobs) and
@@ -8,7 +8,7 @@
 //! FILE ENGINE`, which the benchmark times. In the `sudolab` binary the engine's machine code
 //! sits at the same addresses for the loop and for `sudolab run`; two binaries place the
 //! same code differently, which moves the bare loop's CPU time by 2-4% between builds, as
-//! much as the runner's whole overhead (docs/benchmarks.md, `scripts/bench-runner.sh`).
+//! much as the runner's whole overhead (docs/benchmarks.md, `scripts/bench/runner.sh`).
 
 use crate::engines::{self, EngineSpec, Limits};
 use crate::puzzle::read_puzzles;

@@ -47,7 +47,7 @@
 //! This is the **durability rule**: a run killed by SIGKILL (or a power cut) loses at most
 //! the rows of the last 200 ms (plus scheduling delay) and the jobs in flight, never a row in
 //! the middle of the file; `--resume` runs exactly the jobs missing. A `write` per row cost
-//! more than the engines on fast puzzles (+12% over the bare loop of `scripts/bench-runner.sh`).
+//! more than the engines on fast puzzles (+12% over the bare loop of `scripts/bench/runner.sh`).
 //!
 //! **One run per output.** The run holds an exclusive advisory lock on its output
 //! ([`OutputLock`]) from before it reads it until the CLI has drawn its charts: a second run

@@ -11,7 +11,7 @@
 //! the end of every `solve`, so the limit is checked with exact counts at each flush.
 //!
 //! Costs: the proof makes varisat compute clause hashes for every learned clause, so it is
-//! installed only when a limit may come (`scripts/bench-sat-limits.sh` measures it). After an
+//! installed only when a limit may come (`scripts/bench/sat-limits.sh` measures it). After an
 //! interrupt varisat's state is invalid (its proof error is not recoverable). So that the
 //! conflict limit is per call, as [`SatBackend::set_conflict_limit`] promises, a backend whose
 //! limit was set before its first clause keeps a copy of its clauses and rebuilds the solver

@@ -5,7 +5,7 @@
 # parsed before the clock starts. Prints per set the median puzzles per thread-CPU second of
 # each build, the ratio new / old, and the load average before and after.
 #
-#   scripts/bench-dlx.sh [ROUNDS] [MIN_CPU_SECS] [SET...]
+#   scripts/bench/dlx.sh [ROUNDS] [MIN_CPU_SECS] [SET...]
 #
 # Defaults: 5 rounds of 1.5 CPU seconds per run, data/royle-17clue.txt and
 # data/magictour-top1465.txt. Environment: OLD_REF (default HEAD~1: the commit to compare
@@ -15,7 +15,7 @@
 # builds time exactly the same loop. Both builds also print their total nodes, which must be
 # equal (the change must not change the search).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rounds=${1:-5}
 secs=${2:-1.5}
 shift 2 || shift $# || true
@@ -25,7 +25,7 @@ old_ref=${OLD_REF:-HEAD~1}
 old_dir=${OLD_DIR:-/tmp/dlx-old-src}
 old_target=${OLD_TARGET:-/tmp/dlx-old-target}
 spec=${SPEC:-dlx}
-source scripts/old-worktree.sh
+source scripts/bench/old-worktree.sh
 old_worktree "$old_dir" "$old_ref"
 mkdir -p "$old_dir/examples"
 cp examples/dlx_bench.rs "$old_dir/examples/"

@@ -3,7 +3,7 @@
 # end in under 0.3 s" and "225x225 and 400x400 puzzles with 60-80% givens answered by default
 # in under 1 s and 5 s; peak RSS under 2 GB at 400x400".
 #
-#   scripts/bench-sat-large-cuts.sh [TIME_LIMIT] [COUNT] [ENGINE]
+#   scripts/bench/sat-large-cuts.sh [TIME_LIMIT] [COUNT] [ENGINE]
 #
 # Instances: data/rk-{64x64,81x81,100x100,144x144}.txt and data/gen-{225x225,400x400}.txt,
 # then random cuts of random full grids (`sudolab generate --unchecked --clues K`: the cells
@@ -16,7 +16,7 @@
 # peak RSS. On a shared machine the wall time is the process's share of the cores: read CPU
 # beside it, with the load average printed at the start and the end.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 limit=${1:-20}
 count=${2:-2}
 engine=${3:-sat}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lists the import edges between the modules of src/ and fails on a cycle.
 
-Usage: python3 scripts/module-cycles.py [--edges] [SRC_DIR]
+Usage: python3 scripts/ci/module-cycles.py [--edges] [SRC_DIR]
 
 Every `crate::a::b` and `super::x` path in a file (in `use` items, grouped `use` trees and
 inline paths alike; comments and strings removed first) is an edge from that file's module
@@ -138,7 +138,7 @@ def name(m):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     show = "--edges" in sys.argv
-    src = args[0] if args else os.path.join(os.path.dirname(__file__), "..", "src")
+    src = args[0] if args else os.path.join(os.path.dirname(__file__), "..", "..", "src")
     files = {}
     for root, _, names in os.walk(src):
         for n in names:

@@ -2,10 +2,10 @@
 # Screenshot of an HTML report (or any page) with headless Chromium, to look at a report as a
 # reader would, or to attach it to a note; or, with --dom, the page's DOM after loading (what
 # the browser parsed). Installs Debian's chromium if it is missing (as root, or with sudo).
-# scripts/check-reports.sh uses both to check every committed report.
+# scripts/ci/check-reports.sh uses both to check every committed report.
 #
-#   scripts/render-report.sh REPORT.html OUT.png [WIDTH] [HEIGHT]
-#   scripts/render-report.sh --dom REPORT.html > DOM.html
+#   scripts/ci/render-report.sh REPORT.html OUT.png [WIDTH] [HEIGHT]
+#   scripts/ci/render-report.sh --dom REPORT.html > DOM.html
 #
 # The height defaults to a guess from the report's size (charts are about 700 px each);
 # Chromium cuts the page at the window height. Each call starts a fresh browser profile in a

@@ -6,11 +6,11 @@
 # wall time (best of the repeats), and per puzzle (of the best repeat) the median, mean and
 # maximum of build_s + solve_s in ms and the mean vars / clauses / literals of the formula.
 #
-#   scripts/bench-killer-sum.sh [REPEAT] [EXTRA_ENGINE_OPTIONS]
+#   scripts/bench/killer-sum.sh [REPEAT] [EXTRA_ENGINE_OPTIONS]
 #
 # EXTRA_ENGINE_OPTIONS (e.g. `encoding=extended`) is appended to each `sat:sum=X` engine.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repeat=${1:-3}
 extra=${2:+,$2}
 cargo build --release --quiet

@@ -8,12 +8,12 @@
 # too. Prints one row per (command, backend, case): process wall time, CPU time, overshoot
 # past T, the status, and whether the promise held; then the largest overshoot per backend.
 #
-#   scripts/bench-sat-limits.sh [T_SECS] [BACKEND...]
+#   scripts/bench/sat-limits.sh [T_SECS] [BACKEND...]
 #
 # Defaults: T = 2, backends varisat batsat cadical portfolio. Rows run one after the other in one
 # invocation (same load); the load average is printed at the start and the end.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 limit=${1:-2}
 shift || true
 backends=("$@")

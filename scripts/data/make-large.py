@@ -13,7 +13,7 @@ not checked for uniqueness (counting to 2 tells).
 Output: N rows of N integers separated by single spaces, `.` for an empty cell (the format of
 the rk-*.txt files), with `#` comment lines saying how the file was made.
 
-    python3 scripts/make-large.py --side 225 --fraction 0.75 --seed 1 -o data/gen-225x225.txt
+    python3 scripts/data/make-large.py --side 225 --fraction 0.75 --seed 1 -o data/gen-225x225.txt
 """
 import argparse
 import math
@@ -72,7 +72,7 @@ def main():
     out.write(
         f"# {n}x{n}, {b}x{b} boxes, {len(keep)} givens ({100 * len(keep) / (n * n):.0f}%): "
         f"pattern grid shuffled within bands/stacks, digits relabelled, givens cut at random\n"
-        f"# made by: python3 scripts/make-large.py --side {n} --fraction {a.fraction} "
+        f"# made by: python3 scripts/data/make-large.py --side {n} --fraction {a.fraction} "
         f"--seed {a.seed}\n"
     )
     for r in range(n):

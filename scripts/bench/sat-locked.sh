@@ -6,7 +6,7 @@
 # - the generated sets of data/generated above 9x9 (answered by singles or nearly),
 # - the published and generated large grids rk-16x16 .. gen-400x400.
 #
-#   scripts/bench-sat-locked.sh [ROUNDS] [TIME_LIMIT]
+#   scripts/bench/sat-locked.sh [ROUNDS] [TIME_LIMIT]
 #
 # Counting to 2 (`--max-solutions 2`, as the other sat benchmarks). Both configurations run
 # once per round, interleaved, so load drifts hit them alike. Per set: the median over the
@@ -16,7 +16,7 @@
 # counts as the limit, and the number of such puzzles is printed.
 # Defaults: 3 rounds, 20 s.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rounds=${1:-3}
 limit=${2:-20}
 cargo build --release --quiet

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Checks HTML reports in a real browser: renders each with Debian's headless Chromium (through
-# scripts/render-report.sh, which installs it if missing) and fails on an empty or broken page.
+# scripts/ci/render-report.sh, which installs it if missing) and fails on an empty or broken page.
 #
-#   scripts/check-reports.sh [REPORT.html ...]      (default: every results/*.html)
+#   scripts/ci/check-reports.sh [REPORT.html ...]      (default: every results/*.html)
 #
 # Per report, from the DOM Chromium parsed (--dump-dom) and from a screenshot (PNG, in a
 # temporary directory, removed at the end; nothing is kept or committed):
@@ -16,7 +16,7 @@
 # 2 on a usage error.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
+root=$(dirname "$(dirname "$here")")
 
 if [ $# -gt 0 ]; then
     reports=("$@")

@@ -4,12 +4,12 @@
 # run. Prints, per set and engine: puzzles answered, limit hits, CPU seconds of search
 # (sum of solve_s), puzzles/s over CPU time, and median nodes/guesses.
 #
-#   scripts/bench-engines.sh [TIME_LIMIT_SECS] [SET...]
+#   scripts/bench/engines.sh [TIME_LIMIT_SECS] [SET...]
 #
 # Defaults: 10 s per puzzle, data/pe96.txt and data/norvig-top95.txt. Engines run one after
 # the other in one invocation, so their figures compare side by side on this machine's load.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 limit=${1:-10}
 shift || true
 sets=("$@")

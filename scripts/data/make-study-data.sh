@@ -26,10 +26,10 @@
 #                    split until dlx proves the puzzle unique), 50 at 9x9 and 10 at 16x16,
 #                    in the killer text format (docs/formats.md).
 #
-#   bash scripts/make-study-data.sh            # all
-#   bash scripts/make-study-data.sh clues      # one (clues, scaling, hardness, peak, killer)
+#   bash scripts/data/make-study-data.sh            # all
+#   bash scripts/data/make-study-data.sh clues      # one (clues, scaling, hardness, peak, killer)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 cargo build --release --locked --bin sudolab >&2
 BIN=${CARGO_TARGET_DIR:-target}/release/sudolab
 OUT=data/generated

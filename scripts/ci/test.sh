@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The test command of README.md: installs what the tests need on a fresh Debian machine
 # (idempotent: nothing is installed twice), then runs the whole test suite in release mode and
-# checks the committed HTML reports in headless Chromium (scripts/check-reports.sh).
+# checks the committed HTML reports in headless Chromium (scripts/ci/check-reports.sh).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 if ! command -v cargo >/dev/null 2>&1; then
     echo "cargo not found: install Rust (rustup) first" >&2
@@ -48,9 +48,9 @@ fi
 cargo test --release --locked
 
 # The committed HTML reports, rendered in a real browser (Debian's headless chromium, which
-# scripts/render-report.sh apt-gets quietly if it is missing; it says how long that took).
+# scripts/ci/render-report.sh apt-gets quietly if it is missing; it says how long that took).
 if command -v chromium >/dev/null 2>&1 || { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }; then
-    bash scripts/check-reports.sh
+    bash scripts/ci/check-reports.sh
 else
     echo "warning: chromium not installed and cannot apt-get here; the committed reports" \
          "are not checked in a browser (they are under CI)" >&2

@@ -7,14 +7,14 @@
 # that both builds gave the same status and solution count on every puzzle (a change meant
 # to leave the search alone must not change an answer).
 #
-#   scripts/bench-sat-ab.sh [ROUNDS] [SET...]
+#   scripts/bench/sat-ab.sh [ROUNDS] [SET...]
 #
 # Defaults: 5 rounds; data/forum-hardest-1106.txt, data/magictour-top1465.txt,
 # data/generated/hardness-25-unchecked.txt, data/rk-64x64.txt, data/rk-81x81.txt.
 # Environment: OLD_REF (default HEAD~1), SPEC (default sat:backend=cadical), OLD_DIR (default
 # /tmp/sat-ab-old-src), OLD_TARGET (default /tmp/sat-ab-old-target).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rounds=${1:-5}
 shift || true
 sets=("$@")
@@ -24,7 +24,7 @@ old_ref=$(git rev-parse --short "${OLD_REF:-HEAD~1}")
 old_dir=${OLD_DIR:-/tmp/sat-ab-old-src}
 old_target=${OLD_TARGET:-/tmp/sat-ab-old-target}
 spec=${SPEC:-sat:backend=cadical}
-source scripts/old-worktree.sh
+source scripts/bench/old-worktree.sh
 old_worktree "$old_dir" "$old_ref"
 (cd "$old_dir" && CARGO_TARGET_DIR="$old_target" cargo build --release --quiet)
 cargo build --release --quiet

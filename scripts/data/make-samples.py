@@ -4,7 +4,7 @@
 Each is cut from a random valid full grid by removing givens one at a time, in random order,
 while the puzzle keeps exactly one solution; uniqueness is proven by `sudolab solve --engine
 sat --max-solutions 2`. Deterministic for the seed below. Run from the repository root after
-`cargo build --release`:  python3 scripts/make-samples.py
+`cargo build --release`:  python3 scripts/data/make-samples.py
 """
 import csv, io, random, subprocess, sys
 
@@ -110,7 +110,7 @@ def main():
     }
     for name, lines in out.items():
         with open(f"data/examples/{name}", "w") as f:
-            f.write(f"# {notes[name]}; made by scripts/make-samples.py (seed 20261121):\n")
+            f.write(f"# {notes[name]}; made by scripts/data/make-samples.py (seed 20261121):\n")
             f.write("# cut from random valid grids, every given needed, unique (proven by sudolab sat)\n")
             for l in lines:
                 f.write(l + "\n")

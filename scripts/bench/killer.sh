@@ -5,12 +5,12 @@
 # diagonals must be `multiple`), then over the 155 9x9 puzzles the median and the maximum of
 # wall_s and of build_s + solve_s (thread CPU), in milliseconds, and the puzzle of the max.
 #
-#   scripts/bench-killer.sh [TIME_LIMIT_SECS] [ENGINE...]
+#   scripts/bench/killer.sh [TIME_LIMIT_SECS] [ENGINE...]
 #
 # Defaults: a time limit of 10 s per puzzle; engines human, binary,
 # binary:propagation=hidden, dlx, backtrack, bnb:order=lifo, bitmask.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 limit=${1:-10}
 shift || true
 engines=("$@")

@@ -6,12 +6,12 @@
 # - generated unique 25x25 and 36x36 puzzles at 60% givens (`generate --seed 1`);
 # - rk-81x81 and rk-100x100 (the sequential canonical form).
 #
-#   scripts/bench-certify.sh [THREADS]
+#   scripts/bench/certify.sh [THREADS]
 #
 # THREADS is passed to both commands (default: the machine's cores). Prints one table row per
 # input and command.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 threads=${1:-$(nproc)}
 cargo build --release --quiet
 bin=${CARGO_TARGET_DIR:-target}/release/sudolab

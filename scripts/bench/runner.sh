@@ -22,13 +22,13 @@
 # are compared. The load average is printed before and after: on a shared machine, quote it
 # with the figures.
 #
-#   bash scripts/bench-runner.sh            # ROUNDS=9 bash scripts/bench-runner.sh
-#   PARTS=a bash scripts/bench-runner.sh     # only the overhead (a), or only b
-#   PARTS=i bash scripts/bench-runner.sh     # instruction counts (needs valgrind; ~2 min)
-#   BIN=/tmp/old/sudolab PARTS=a bash scripts/bench-runner.sh   # another build of the runner
-#   OUT=o.csv.gz PARTS=a bash scripts/bench-runner.sh           # compressed output
+#   bash scripts/bench/runner.sh            # ROUNDS=9 bash scripts/bench/runner.sh
+#   PARTS=a bash scripts/bench/runner.sh     # only the overhead (a), or only b
+#   PARTS=i bash scripts/bench/runner.sh     # instruction counts (needs valgrind; ~2 min)
+#   BIN=/tmp/old/sudolab PARTS=a bash scripts/bench/runner.sh   # another build of the runner
+#   OUT=o.csv.gz PARTS=a bash scripts/bench/runner.sh           # compressed output
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-5}
 PARTS=${PARTS:-ab}
 OUT=${OUT:-o.csv}

@@ -10,7 +10,7 @@
 #   generated sets of data/generated (16x16 .. 100x100), one process per set, where a race
 #   costs two threads per puzzle that reaches a solver.
 #
-#   scripts/bench-sat-portfolio.sh [ROUNDS] [COUNT] [TIME_LIMIT] [BACKEND...]
+#   scripts/bench/sat-portfolio.sh [ROUNDS] [COUNT] [TIME_LIMIT] [BACKEND...]
 #
 # The backends run one after the other on each input, in every round, so load drifts hit them
 # alike. Per backend and input: the median over the rounds of the process wall time and of the
@@ -25,7 +25,7 @@
 # their hardness peak (53% and 58% givens); SECTIONS, the parts to run (default "grids cuts
 # sets").
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rounds=${1:-3}
 count=${2:-30}
 limit=${3:-10}

@@ -7,7 +7,7 @@
 # bench-sat-large-cuts.sh), where instances with the same parameters differ in search by
 # orders of magnitude, so one instance's time says little on its own.
 #
-#   scripts/bench-sat-rk64-spread.sh [COUNT] [TIME_LIMIT] [BACKEND...]
+#   scripts/bench/sat-rk64-spread.sh [COUNT] [TIME_LIMIT] [BACKEND...]
 #
 # Only rk-64x64: rk-81x81, rk-100x100 and rk-144x144 are unique puzzles, a population that
 # random cuts do not model (cuts at their givens, 60-66%, are not answered in 5 s, while the rk
@@ -22,7 +22,7 @@
 # stopped by the time limit counts as the limit. Defaults: 20 cuts, 20 s, backends batsat and
 # cadical. The rank is among the COUNT + 1 grids; <0.3s counts the cuts under 0.3 s of CPU.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 count=${1:-20}
 limit=${2:-20}
 shift $(($# < 2 ? $# : 2))

@@ -3,7 +3,7 @@
 # geometry, givens as assumptions, guarded blocking clauses, rebuilt by a rule) side by side
 # with fresh solvers (a formula and a solver per puzzle), counting to 2 solutions.
 #
-#   scripts/bench-sat-incremental.sh [ROUNDS] [N17] [BACKEND...]
+#   scripts/bench/sat-incremental.sh [ROUNDS] [N17] [BACKEND...]
 #
 # Sets: the first N17 (default 5000) puzzles of data/royle-17clue.txt, all of
 # data/magictour-top1465.txt and data/forum-hardest-1106.txt. Configurations per backend:
@@ -24,7 +24,7 @@
 # `probe=false` leaves probing out; `assume=all|refuted` add the removed candidates as
 # negative assumptions. Defaults: 3 rounds, backends batsat varisat cadical.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rounds=${1:-3}
 n17=${2:-5000}
 shift 2 || shift $# || true

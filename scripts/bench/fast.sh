@@ -3,7 +3,7 @@
 # ../shared/peers), interleaved in one invocation: one thread, counting up to two solutions,
 # puzzles parsed before the clock starts, rates by thread CPU time (wall beside it).
 #
-#   scripts/bench-fast.sh [ROUNDS] [MIN_CPU_SECS] [SET...]
+#   scripts/bench/fast.sh [ROUNDS] [MIN_CPU_SECS] [SET...]
 #
 # Defaults: 3 rounds of 1.5 CPU seconds per run on data/royle-17clue.txt,
 # data/magictour-top1465.txt and data/forum-hardest-1106.txt. Each round runs, per set:
@@ -17,7 +17,7 @@
 # (default /tmp/peers-target), outside the repository. PEERS_SRC overrides where it is copied
 # from (default ../shared/peers next to the repository, or /work/shared/peers).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rounds=${1:-3}
 secs=${2:-1.5}
 shift 2 || shift $# || true
