@@ -57,10 +57,11 @@
 //! receive distinct digits above `d`: the sum the cage has left must lie between the least
 //! and the greatest sums of that many distinct digits of `d + 1..=N`. For the last empty cell
 //! of a cage the test is exact, so a complete grid satisfies every cage. The cage state
-//! (digits, their total, cells filled) is updated on each placement and undone with it. A
-//! level that leaves a cage unreachable is still found out only when a later digit is
-//! placed in that cage, so 9x9 killers, which have no givens, often take millions of
-//! placements.
+//! (digits, their total, cells filled) is updated on each placement and undone with it. When
+//! a level is complete, every cage is checked the same way (its empty cells will receive
+//! distinct digits above the level's), so a level that leaves some cage's sum out of reach
+//! fails at its last placement (a dead end, counted in `backtracks`) rather than when a later
+//! digit enters that cage.
 //!
 //! # Behaviour
 //!
@@ -423,6 +424,17 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
                 arriving = true;
                 continue;
             }
+            if d + 1 < n && cages.as_ref().is_some_and(|k| !k.level_leaves_sums(d)) {
+                // A cage whose sum the digits above `d` can no longer complete: this
+                // placement fails as a dead end.
+                backtracks += 1;
+                undo(c, r, n, &mut taken, &mut m);
+                if let Some(k) = cages.as_mut() {
+                    k.set(r * n + col, d, false);
+                }
+                idx[pos] += 1;
+                continue;
+            }
             if d + 1 < n {
                 saved[d] = m;
                 m = LevelMasks::EMPTY;
@@ -528,6 +540,16 @@ impl<B: Bits> CageState<B> {
         }
         let rest = (self.len[k] - self.filled[k] - 1) as usize;
         completable(self.sum[k] - total, rest, d as u32 + 2..=self.n)
+    }
+
+    /// Whether, once level `d` (0-based) is complete, every cage can still be completed:
+    /// its empty cells will receive distinct digits above `d + 1`, so the sum it has left
+    /// must lie between the least and the greatest sums of that many of them.
+    fn level_leaves_sums(&self, d: usize) -> bool {
+        (0..self.sum.len()).all(|k| {
+            let rest = (self.len[k] - self.filled[k]) as usize;
+            rest == 0 || completable(self.sum[k] - self.total[k], rest, d as u32 + 2..=self.n)
+        })
     }
 
     /// Records (`on`) or removes the placement of `d` (0-based) in `cell`.
