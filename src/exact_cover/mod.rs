@@ -2,7 +2,8 @@
 //! [`write_dlx1`]), the reduction of a Sudoku-family puzzle over its houses
 //! ([`SudokuCover`]), polyomino packing ([`polyomino`]), and Algorithm X with dancing links
 //! ([`Links`], [`solve_exact_cover`]; the `dlx` engine in [`crate::engines::dlx`]), and exact
-//! cover with colours (Algorithm C, [`colors`]).
+//! cover with colours (Algorithm C, [`colors`]) with the killer formulation that uses it
+//! ([`killer_colors`]).
 //!
 //! Sources: D. E. Knuth, "Dancing Links" (2000), arXiv cs/0011047; Knuth's programs DLX1 and
 //! DLX2 and *The Art of Computer Programming* 7.2.2.1. Each file cites what it follows.
@@ -11,6 +12,7 @@ pub mod algorithm_x;
 pub mod colors;
 pub mod dlx1_format;
 pub mod killer;
+pub mod killer_colors;
 pub mod links;
 pub mod polyomino;
 pub mod preprocess;
