@@ -1,5 +1,6 @@
 //! Killer sudoku (cages): the janko.at set of `data/variants/killer-janko.json` read from
-//! puzzlekit JSON, answered with each published solution by `backtrack`, `dlx`, `human`,
+//! puzzlekit JSON, answered with each published solution by `backtrack`, `dlx` (both cage
+//! formulations, which also agree on killers with many solutions), `human`,
 //! `binary` (all 299), `bitmask` and `bnb` (every 4x4 and 6x6, the 9x9 ones within a node
 //! limit; `sat`: tests/killer_sat.rs), refused by the engines and reductions that do not
 //! enforce cages, and bad cages reported with their place.
@@ -217,6 +218,76 @@ fn gives_the_published_solutions(spec: &str, nine: bool, nine_limit: Option<u64>
     answered
 }
 
+/// `dlx:cages=colors` (one option per digit set of a cage, exact cover with colours)
+/// answers every puzzle of the set, as plain `dlx` does.
+#[test]
+fn dlx_colors_gives_the_published_solutions() {
+    assert_eq!(
+        gives_the_published_solutions("dlx:cages=colors", true, None),
+        155
+    );
+}
+
+/// The two formulations of `dlx` find the same solutions where there are many: the 4x4 and
+/// 6x6 killers of the set with every other cage removed (their cells then in no cage), and
+/// with the first two cages merged where that is a valid cage.
+#[test]
+fn dlx_formulations_agree_on_killers_with_cages_removed() {
+    let all = Limits {
+        keep_solutions: usize::MAX,
+        ..Limits::solutions(0)
+    };
+    let (mut options, mut colors) = (
+        make("dlx", &EngineOptions::new()).unwrap(),
+        make("dlx", &EngineOptions::new().with("cages", "colors")).unwrap(),
+    );
+    let (mut puzzles, mut solutions, mut merged) = (0, 0, 0);
+    for p in killers(&ReadOptions::default())
+        .iter()
+        .filter(|p| p.puzzle.n() < 9)
+    {
+        let cages: Vec<(Vec<u32>, u32)> = p
+            .puzzle
+            .cages()
+            .iter()
+            .map(|c| (c.cells().to_vec(), c.sum()))
+            .collect();
+        let bare = || {
+            let g = p.puzzle.shared_geometry().clone();
+            sudolab::puzzle::Puzzle::new(g, p.puzzle.givens().to_vec()).unwrap()
+        };
+        let halved: Vec<_> = cages.iter().skip(1).step_by(2).cloned().collect();
+        let mut variants = vec![bare().with_cages(halved).unwrap()];
+        let mut two = cages.clone();
+        let (second, sum) = two.remove(1);
+        two[0].0.extend(second);
+        two[0].0.sort();
+        two[0].1 += sum;
+        if let Ok(q) = bare().with_cages(two) {
+            variants.push(q);
+            merged += 1;
+        }
+        for q in &variants {
+            let a = run_engine(options.as_mut(), q, &all);
+            let b = run_engine(colors.as_mut(), q, &all);
+            let id = p.name.as_deref().unwrap();
+            assert!(a.status.is_answer(), "{id}: {}", a.status);
+            assert_eq!((a.status, a.count), (b.status, b.count), "{id}");
+            let (mut x, mut y) = (a.solutions, b.solutions);
+            x.sort();
+            y.sort();
+            assert!(x == y, "{id}: the solutions differ");
+            puzzles += 1;
+            solutions += a.count;
+        }
+    }
+    assert!(merged > 0);
+    assert!(
+        solutions > 10 * puzzles,
+        "{solutions} solutions in {puzzles} puzzles"
+    );
+}
+
 #[test]
 fn human_gives_the_published_solutions() {
     assert_eq!(gives_the_published_solutions("human", true, None), 155);
@@ -374,6 +445,7 @@ fn cage_engines_agree_on_random_killers() {
         "bnb:order=best",
         "bitmask",
         "dlx",
+        "dlx:cages=colors",
         "gac",
         "gac:branch=domwdeg,restarts=luby",
     ];

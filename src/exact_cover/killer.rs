@@ -21,7 +21,7 @@
 //! ([`KillerCover::for_puzzle`]).
 
 use super::ExactCover;
-use crate::puzzle::{sum_range, Puzzle};
+use crate::puzzle::{sum_range, Geometry, Puzzle};
 
 /// An exact-cover matrix of a killer puzzle, with the (cell, digit) placements of each option.
 #[derive(Debug)]
@@ -46,18 +46,14 @@ impl KillerCover {
     pub fn for_puzzle(p: &Puzzle, max_options: u64) -> Result<Self, TooManyOptions> {
         let g = p.geometry();
         let n = g.n();
-        // Item of each cell; the void cells of a combined layout have none.
-        let mut item_of = vec![u32::MAX; g.cells()];
+        let items = CellItems::new(g, 0);
         let mut names: Vec<String> = super::sudoku::item_names(g);
-        let mut cells = 0;
-        for (cell, item) in item_of.iter_mut().enumerate() {
-            if !g.is_void(cell) {
-                names.swap(cells, cell);
-                *item = cells as u32;
-                cells += 1;
+        for (cell, &item) in items.item_of.iter().enumerate() {
+            if item != u32::MAX {
+                names.swap(item as usize, cell);
             }
         }
-        names.drain(cells..g.cells());
+        names.drain(items.cells..g.cells());
         let primary = names.len();
         let mut cover = ExactCover::from_names(names, primary);
         let mut placements = Vec::new();
@@ -67,12 +63,7 @@ impl KillerCover {
         let mut add = |cover: &mut ExactCover, fill: &[(u32, u16)]| {
             option.clear();
             for &(cell, d) in fill {
-                option.push(item_of[cell as usize]);
-                option.extend(
-                    g.houses_of(cell as usize)
-                        .iter()
-                        .map(|&h| (cells + h as usize * n + d as usize - 1) as u32),
-                );
+                option.extend(items.placement(g, cell, d));
             }
             cover
                 .add_option(option.iter().copied())
@@ -138,6 +129,55 @@ impl KillerCover {
     /// The (cell, digit) pairs option `o` places.
     pub fn placements(&self, o: usize) -> &[(u32, u16)] {
         &self.placements[self.starts[o] as usize..self.starts[o + 1] as usize]
+    }
+}
+
+/// The items of the plain matrix without the void cells, numbered from `first`: the cells'
+/// items first, in cell order over the grid cells, then one per (house, digit).
+pub(crate) struct CellItems {
+    /// Item of each cell (`u32::MAX` for a void cell).
+    pub item_of: Vec<u32>,
+    /// Cells with an item (the grid cells).
+    pub cells: usize,
+    first: usize,
+    n: usize,
+}
+
+impl CellItems {
+    pub fn new(g: &Geometry, first: u32) -> Self {
+        let mut item_of = vec![u32::MAX; g.cells()];
+        let mut cells = 0;
+        for (cell, item) in item_of.iter_mut().enumerate() {
+            if !g.is_void(cell) {
+                *item = first + cells as u32;
+                cells += 1;
+            }
+        }
+        CellItems {
+            item_of,
+            cells,
+            first: first as usize,
+            n: g.n(),
+        }
+    }
+
+    /// Number of these items: the cells', then the (house, digit) ones.
+    pub fn count(&self, g: &Geometry) -> usize {
+        self.cells + g.house_count() * self.n
+    }
+
+    /// The items of placing `d` in `cell`: the cell's, then the (house, digit) item of each
+    /// of its houses.
+    pub fn placement<'a>(
+        &'a self,
+        g: &'a Geometry,
+        cell: u32,
+        d: u16,
+    ) -> impl Iterator<Item = u32> + 'a {
+        let houses = g.houses_of(cell as usize).iter();
+        let first = (self.first + self.cells + d as usize - 1) as u32;
+        std::iter::once(self.item_of[cell as usize])
+            .chain(houses.map(move |&h| first + h * self.n as u32))
     }
 }
 

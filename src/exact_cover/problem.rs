@@ -26,6 +26,8 @@ pub enum CoverError {
     RepeatedItem(String),
     #[error("the problem is too large for 32-bit node indices")]
     TooLarge,
+    #[error("option gives item {item} colour {colour}: only secondary items take a colour, from 1 to 2^31 - 1")]
+    BadColour { item: usize, colour: u32 },
 }
 
 /// An exact-cover problem: named items (primary first, then secondary) and options.
