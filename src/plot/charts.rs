@@ -124,6 +124,28 @@ fn thin(points: &[(f64, f64)], most: usize) -> Vec<(f64, f64)> {
     out
 }
 
+/// A series drawn as a line with markers on every few points (so that markers identify the
+/// line without hiding it).
+fn marked_line(points: Vec<(f64, f64)>, colour: RGBColor, dash: Dash, marker: Marker) -> [Item; 2] {
+    [
+        Item::Markers {
+            points: thin(&points, 12),
+            marker,
+            colour,
+            size: 4,
+            filled: true,
+        },
+        Item::Line {
+            points,
+            pen: Pen {
+                colour,
+                width: 2,
+                dash,
+            },
+        },
+    ]
+}
+
 fn series_legend(i: usize, label: String, with_line: bool) -> LegendEntry {
     let (colour, dash, m) = series_style(i);
     LegendEntry {
@@ -239,21 +261,7 @@ fn cactus(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
             .enumerate()
             .map(|(k, &v)| ((k + 1) as f64, y.pos(v)))
             .collect();
-        items.push(Item::Markers {
-            points: thin(&points, 12),
-            marker: mk,
-            colour,
-            size: 4,
-            filled: true,
-        });
-        items.push(Item::Line {
-            points,
-            pen: Pen {
-                colour,
-                width: 2,
-                dash,
-            },
-        });
+        items.extend(marked_line(points, colour, dash, mk));
         legend.push(series_legend(
             *colour_i,
             format!("{c} ({}/{n})", values.len()),
@@ -351,21 +359,7 @@ fn survival(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
         if left > 0 {
             points.push((right, y.pos(left as f64)));
         }
-        items.push(Item::Markers {
-            points: thin(&points, 12),
-            marker: mk,
-            colour,
-            size: 4,
-            filled: true,
-        });
-        items.push(Item::Line {
-            points,
-            pen: Pen {
-                colour,
-                width: 2,
-                dash,
-            },
-        });
+        items.extend(marked_line(points, colour, dash, mk));
         legend.push(series_legend(
             *colour_i,
             format!("{c} ({}/{n} answered)", values.len()),
