@@ -535,6 +535,36 @@ fn outputs_that_would_share_a_sidecar_are_refused() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
+/// A puzzle file named like the output's sidecar (`k.json` beside `k.csv`, as puzzlekit sets
+/// are named) is refused, not overwritten; so is an output that is a puzzle file.
+#[test]
+fn a_puzzle_file_is_never_overwritten_by_the_output_or_its_sidecar() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(data("variants/killer-janko.json"), d.join("k.json")).unwrap();
+    let before = std::fs::read(d.join("k.json")).unwrap();
+    write(
+        d,
+        "e.toml",
+        &format!(
+            "{BASE}[[datasets]]\npath = \"k.json\"\nfirst = 2\n[[engines]]\nengine = \"human\"\n"
+        ),
+    );
+    for out in ["k.csv", "k.json"] {
+        let o = run(d, &["run", "e.toml", "--no-charts", "--out", out]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{out}: {err}");
+        assert!(
+            err.contains("k.json") && err.contains("datasets[0]"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(d.join("k.json")).unwrap(), before, "{out}");
+    }
+    assert!(!d.join("k.csv").exists());
+    let o = run(d, &["run", "e.toml", "--no-charts", "--out", "r.csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
 /// A run killed before its first row leaves a header (or less) and perhaps no sidecar: the
 /// next run, with or without --resume, starts it over instead of refusing.
 #[test]

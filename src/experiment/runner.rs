@@ -193,6 +193,7 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let side = sidecar::sidecar_path(&output);
 
     let loaded = load_datasets(&exp)?;
+    refuse_overwriting_a_dataset(&exp, &[&output, &side])?;
     let counts: Vec<usize> = loaded.iter().map(|d| d.puzzles.len()).collect();
     // The job list is allocated whole: its size is checked first.
     let configs = exp.engines.len();
@@ -553,6 +554,32 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
 }
 
 /// Reads every dataset (all files before any job, so a bad file is bad input, not a result).
+/// The output and its sidecar must not be one of the experiment's puzzle files: `run` would
+/// overwrite it (the sidecar of `x.csv` is `x.json`, a name puzzlekit sets also use).
+fn refuse_overwriting_a_dataset(exp: &Experiment, written: &[&Path]) -> anyhow::Result<()> {
+    for (i, d) in exp.datasets.iter().enumerate() {
+        let Ok(dataset) = d.path.canonicalize() else {
+            continue;
+        };
+        for w in written {
+            if w.canonicalize().is_ok_and(|w| w == dataset) {
+                anyhow::bail!(
+                    "{}: {} would be overwritten by the run's {}, and it is datasets[{i}]'s \
+                     puzzle file; choose another output (--out or `output`)",
+                    exp.path.display(),
+                    w.display(),
+                    if w.extension().is_some_and(|e| e == "json") {
+                        "sidecar"
+                    } else {
+                        "output"
+                    }
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 fn load_datasets(exp: &Experiment) -> anyhow::Result<Vec<Loaded>> {
     let mut out = Vec::new();
     for (i, d) in exp.datasets.iter().enumerate() {
