@@ -5,7 +5,10 @@ mod cage;
 mod format;
 mod geometry;
 
-pub use cage::{completable, sum_range, Cage, CageBreak, CageError, CageSet};
+pub use cage::{
+    completable, digit_set_masks, for_each_digit_set, sum_range, Cage, CageBreak, CageError,
+    CageSet,
+};
 pub use format::{
     detect_format, detect_format_with, format_of_output, push_default_line, read_bytes, read_file,
     read_puzzles, read_str, write_grid, write_grid_with_layout, write_killer, write_killer_grid,

@@ -290,18 +290,6 @@ impl ValueSets for View<'_> {
     }
 }
 
-/// One-word domains, already cut down to a cage combination.
-struct Masked<'a>(&'a [u64]);
-
-impl ValueSets for Masked<'_> {
-    fn words(&self) -> usize {
-        1
-    }
-    fn dom(&self, var: usize) -> &[u64] {
-        &self.0[var..var + 1]
-    }
-}
-
 impl Model {
     /// The network of `puzzle`; `None` when its cages pass [`MAX_COMBINATIONS`] (the search
     /// is then stopped with `memory-limit`).
@@ -322,7 +310,7 @@ impl Model {
             list.extend_from_slice(cage.cells());
             start.push(list.len() as u32);
             let cap = MAX_COMBINATIONS - combos.len();
-            if !cages::combinations(n, cage.len(), cage.sum(), cap, &mut combos) {
+            if !crate::puzzle::digit_set_masks(n, cage.len(), cage.sum(), cap, &mut combos) {
                 search.out_of_memory();
                 return None;
             }
@@ -458,7 +446,7 @@ impl Model {
         true
     }
 
-    /// The cage filter of [`cages`] on cage constraint `k`.
+    /// The cage filter of [`cages`] on cage constraint `k`, its supports applied to the domains.
     fn filter_cage(&mut self, k: usize, filter: &mut AllDiff) -> bool {
         let (a, b) = (self.start[k] as usize, self.start[k + 1] as usize);
         let len = b - a;
@@ -467,27 +455,17 @@ impl Model {
             self.combo_start[cage] as usize,
             self.combo_start[cage + 1] as usize,
         );
-        self.union.clear();
-        self.union.resize(len, 0);
-        self.masked.resize(len, 0);
-        for s in ca..cb {
-            let combo = self.combos[s];
-            let mut meets = true;
-            for i in 0..len {
-                let d = self.doms.get(self.cells[a + i] as usize)[0] & combo;
-                self.masked[i] = d;
-                meets &= d != 0;
-            }
-            if !meets {
-                continue;
-            }
-            if filter.filter(&Masked(&self.masked), len, self.n, &mut self.matched[a..b]) {
-                for (u, s) in self.union.iter_mut().zip(&filter.support) {
-                    *u |= s;
-                }
-            }
-        }
-        if self.union.contains(&0) {
+        let supported = cages::supports(
+            &self.doms,
+            &self.cells[a..b],
+            &self.combos[ca..cb],
+            self.n,
+            filter,
+            &mut self.matched[a..b],
+            &mut self.masked,
+            &mut self.union,
+        );
+        if !supported {
             return false;
         }
         for i in 0..len {
