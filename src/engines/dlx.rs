@@ -26,7 +26,7 @@
 //! givens are covered, i.e. of the puzzle's own matrix. `build` = linking the matrix (first
 //! puzzle of a geometry only), [`Links::start`] and covering the givens; `solve` = the search.
 //!
-//! Option `pre=true` runs Knuth's DLX-PRE option elimination ([`crate::exact_cover::preprocess`])
+//! Option `pre=true` runs Knuth's DLX-PRE option elimination ([`preprocess`](fn@crate::exact_cover::preprocess))
 //! on the puzzle's own matrix before the search, and searches the reduced matrix, linked
 //! afresh for the puzzle. `build` is then building the puzzle's matrix; `solve` the
 //! preprocessing and the search. Counters `pre_removed` (options eliminated) and `pre_rounds`

@@ -6,9 +6,9 @@
 //! house of the geometry (rows, columns, boxes or regions, diagonals, windoku windows, the
 //! houses of combined layouts) is an all-different constraint, filtered to generalised arc
 //! consistency by Régin's matching algorithm (J.-C. Régin, "A filtering algorithm for
-//! constraints of difference in CSPs", AAAI 1994; [`alldiff`]). Every killer cage is one
+//! constraints of difference in CSPs", AAAI 1994; `alldiff.rs`). Every killer cage is one
 //! constraint, all-different plus sum, filtered to generalised arc consistency by its digit
-//! combinations ([`cages`]). This is the classic model of quasigroup completion and Sudoku
+//! combinations (`cages.rs`). This is the classic model of quasigroup completion and Sudoku
 //! in constraint programming (Gomes and Shmoys, "Completing quasigroups or latin squares: a
 //! structured graph coloring problem", 2002; Simonis, "Sudoku as a constraint problem",
 //! 2005, who finds that GAC on the all-differents solves most published 9x9 puzzles without
@@ -25,7 +25,7 @@
 //! # Search
 //!
 //! Depth first, with binary branching (`x = v` first, then `x != v`), undone by a trail of
-//! domains ([`domains`]). The variable `x` is chosen among the cells with two or more values:
+//! domains (`domains.rs`). The variable `x` is chosen among the cells with two or more values:
 //!
 //! - `branch=dom` (default): the smallest domain, the first cell in row-major order on ties
 //!   (Haralick and Elliott 1980, "fail first");
