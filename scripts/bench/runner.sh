@@ -7,7 +7,7 @@
 #      solving without the runner (`experiment::baseline::bare_loop`), run from the same
 #      binary as the hidden `sudolab bench-loop FILE ENGINE`. Target: <= 5 %. In one binary
 #      the engine's machine code is at the same addresses for both sides; the same loop in
-#      another binary (`examples/engine_loop.rs`) runs the same instructions 2-4 % faster or
+#      another binary (`benches/engine_loop.rs`) runs the same instructions 2-4 % faster or
 #      slower depending on where the linker put them, which moves the figure by as much as
 #      the runner costs. That loop is timed and shown too ("example"), to show that spread.
 #  (i) instructions: the same comparison as (a) counted in instructions executed (whole
@@ -33,9 +33,9 @@ ROUNDS=${ROUNDS:-5}
 PARTS=${PARTS:-ab}
 OUT=${OUT:-o.csv}
 
-cargo build --release --locked --bin sudolab --example engine_loop >&2
+cargo build --release --locked --bin sudolab >&2
 BIN=${BIN:-${CARGO_TARGET_DIR:-target}/release/sudolab}
-LOOP=${CARGO_TARGET_DIR:-target}/release/examples/engine_loop
+LOOP=$(python3 scripts/bench/benchlib.py build-bench engine_loop)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -46,9 +46,9 @@ measure() {
     awk '{ printf "%.3f %.3f\n", $1 + $2, $3 }' "$tmp/time"
 }
 
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { python3 scripts/bench/benchlib.py median; }
 
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 scripts/bench/benchlib.py header "rounds $ROUNDS, parts $PARTS"
 if [[ $PARTS == *a* ]]; then
 echo "== (a) runner overhead: human on data/royle-17clue.txt, one thread, CPU seconds"
 : >"$tmp/direct"
@@ -113,4 +113,4 @@ m1=$(median <"$tmp/t1")
 m2=$(median <"$tmp/t2")
 echo "median: 1 thread $m1 s, 2 threads $m2 s, speed-up $(awk -v a="$m1" -v b="$m2" 'BEGIN { printf "%.2f", a / b }')"
 fi
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 scripts/bench/benchlib.py load-after
