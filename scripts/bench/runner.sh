@@ -9,7 +9,8 @@
 #      the engine's machine code is at the same addresses for both sides; the same loop in
 #      another binary (`benches/engine_loop.rs`) runs the same instructions 2-4 % faster or
 #      slower depending on where the linker put them, which moves the figure by as much as
-#      the runner costs. That loop is timed and shown too ("example"), to show that spread.
+#      the runner costs. That loop is timed and shown too ("engine_loop"), to show that
+#      spread.
 #  (i) instructions: the same comparison as (a) counted in instructions executed (whole
 #      process, every thread) under valgrind's callgrind. Deterministic: the figure does not
 #      move with the machine's load, where (a) does by several percent. It misses what
@@ -53,7 +54,7 @@ if [[ $PARTS == *a* ]]; then
 echo "== (a) runner overhead: human on data/royle-17clue.txt, one thread, CPU seconds"
 : >"$tmp/direct"
 : >"$tmp/runner"
-: >"$tmp/example"
+: >"$tmp/engine_loop"
 for i in $(seq "$ROUNDS"); do
     d=$(measure "$BIN" bench-loop data/royle-17clue.txt human)
     rm -f "$tmp/$OUT" "$tmp"/o.json
@@ -61,17 +62,17 @@ for i in $(seq "$ROUNDS"); do
     e=$(measure "$LOOP" data/royle-17clue.txt human)
     echo "${d% *}" >>"$tmp/direct"
     echo "${r% *}" >>"$tmp/runner"
-    echo "${e% *}" >>"$tmp/example"
+    echo "${e% *}" >>"$tmp/engine_loop"
     echo "round $i: direct cpu ${d% *} s (wall ${d#* }), runner cpu ${r% *} s (wall ${r#* })," \
         "ratio $(awk -v a="${r% *}" -v b="${d% *}" 'BEGIN { printf "%.3f", a / b }');" \
-        "example ${e% *} s"
+        "engine_loop ${e% *} s"
 done
 md=$(median <"$tmp/direct")
 mr=$(median <"$tmp/runner")
-me=$(median <"$tmp/example")
+me=$(median <"$tmp/engine_loop")
 echo "median: direct $md s, runner $mr s, overhead $(awk -v a="$mr" -v b="$md" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }')" \
     "($(awk -v a="$mr" -v b="$md" 'BEGIN { printf "%.2f", (a - b) / 49151 * 1e6 }') us per row)"
-echo "example binary (other code placement): $me s, runner against it" \
+echo "engine_loop binary (other code placement): $me s, runner against it" \
     "$(awk -v a="$mr" -v b="$me" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }')"
 
 fi
