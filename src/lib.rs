@@ -13,6 +13,7 @@ pub mod experiment;
 pub mod generate;
 pub mod plot;
 pub mod puzzle;
+pub mod records;
 pub mod search;
 pub mod tiling;
 pub mod timing;

@@ -2,11 +2,11 @@
 
 use super::common::{parse_seconds, whole, CnfArgs, InputArgs, OutputArg};
 use crate::engines::{self, EngineSpec, Limits, Outcome};
-use crate::experiment::record::{count_cells, push_field_bytes, secs, write_counts, COUNT_COLUMNS};
 use crate::puzzle::{
     write_grid, write_grid_with_layout, write_killer_grid, write_puzzlekit, OutputFormat, Puzzle,
     PuzzlekitEntry,
 };
+use crate::records::record::{count_cells, push_field_bytes, secs, write_counts, COUNT_COLUMNS};
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use std::io::Write;

@@ -3,7 +3,7 @@
 //! (they are read and checked with it, before any job: [`ChartSpec::check`]); drawing them is
 //! [`crate::plot`]'s work.
 
-use super::Record;
+use crate::records::Record;
 use anyhow::bail;
 use serde::Deserialize;
 use std::path::Path;

@@ -31,7 +31,7 @@
 //! a row with status `error` and the reason in `note`, and the run goes on.
 //!
 //! **Output.** Rows are appended in the order jobs finish, to a plain CSV or, for a path
-//! ending in `.gz`, to a gzip file of one member per write ([`super::rowfile`]). A worker
+//! ending in `.gz`, to a gzip file of one member per write ([`crate::records::rowfile`]). A worker
 //! formats its row as soon as the job ends, into its own reused buffer
 //! ([`record::write_row`]: what is known in advance is prepared once per dataset and per
 //! configuration, nothing is kept per puzzle), and appends it to the pending rows under a
@@ -68,7 +68,7 @@
 //! uninterrupted run (timings aside). `--resume` on a missing output simply starts it, so a
 //! batch script can always pass it.
 //!
-//! **Afterwards.** The sidecar ([`super::sidecar`]) is written at the start and the end (and
+//! **Afterwards.** The sidecar ([`crate::records::sidecar`]) is written at the start and the end (and
 //! when a run is interrupted: its session then has `interrupted_by`); the summary of every row
 //! of the output (a resumed run summarises all of it) is returned for the CLI to print, with
 //! the experiment's chart specs and the sidecar: `sudolab run` then draws the charts and the
@@ -78,12 +78,12 @@
 use super::chart_spec::ChartSpec;
 use super::config::{self, EngineFactory, Experiment};
 use super::jobs::{self, Job, Shard};
-use super::record::{self, Record, RowParts, COLUMNS};
-use super::rowfile::{self, OutputLock, RowSink};
-use super::sidecar;
-use super::summary::{summarize, summarize_indexed, RunView, SummaryLine};
 use crate::engines::{self, Engine, Limits, Outcome, Stats, Status};
 use crate::puzzle::{read_file, Puzzle};
+use crate::records::record::{self, Record, RowParts, COLUMNS};
+use crate::records::rowfile::{self, OutputLock, RowSink};
+use crate::records::sidecar;
+use crate::records::summary::{summarize, summarize_indexed, RunView, SummaryLine};
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -169,7 +169,7 @@ pub struct RunReport {
 impl RunReport {
     /// Every row of the output, read back from the file, in job order.
     pub fn records(&self) -> anyhow::Result<Vec<Record>> {
-        let mut r = super::read_records(std::slice::from_ref(&self.output))?;
+        let mut r = crate::records::read_records(std::slice::from_ref(&self.output))?;
         r.sort_by_key(|r| r.job);
         Ok(r)
     }
@@ -1371,7 +1371,7 @@ mod tests {
         let records = report.records().unwrap();
         // The summary reported is the summary of the rows on disk.
         assert_eq!(report.rows, records.len());
-        assert_eq!(report.summary, crate::experiment::summarize(&records));
+        assert_eq!(report.summary, crate::records::summarize(&records));
         (report, records, elapsed)
     }
 

@@ -6,7 +6,7 @@
 pub use crate::experiment::chart_spec::{
     bar_metric, metric, x_column, Metric, BAR_METRICS, METRICS,
 };
-use crate::experiment::Record;
+use crate::records::Record;
 use anyhow::bail;
 use std::collections::BTreeMap;
 
@@ -137,7 +137,7 @@ pub fn instances<'a>(records: &[&'a Record], metric: &Metric) -> Vec<Instance<'a
             // the median repetition; else by the first unanswered one.
             let unanswered = reps.iter().copied().find(|r| !r.answered());
             let answered = unanswered.is_none();
-            let rep = unanswered.unwrap_or_else(|| crate::experiment::summary::median_run(reps));
+            let rep = unanswered.unwrap_or_else(|| crate::records::summary::median_run(reps));
             let mut values: Vec<f64> = reps
                 .iter()
                 .filter(|r| r.answered() == answered)
@@ -149,7 +149,7 @@ pub fn instances<'a>(records: &[&'a Record], metric: &Metric) -> Vec<Instance<'a
                 puzzle_index: key.2,
                 rep,
                 answered,
-                value: crate::experiment::summary::median(&mut values),
+                value: crate::records::summary::median(&mut values),
             }
         })
         .collect()

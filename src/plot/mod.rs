@@ -24,7 +24,7 @@ pub use crate::experiment::chart_spec::{ChartKind, ChartSpec};
 pub use data::{BAR_METRICS, METRICS};
 pub use report::{report_figures, About, Content, Figure};
 
-use crate::experiment::Record;
+use crate::records::Record;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -185,7 +185,7 @@ pub fn draw_run_charts(
 ) {
     let dir = output.parent().unwrap_or(Path::new("."));
     // results/x.csv.gz -> results/x-*.svg and results/x.html
-    let stem = crate::experiment::rowfile::stem(output);
+    let stem = crate::records::rowfile::stem(output);
     let specs = if specs.is_empty() {
         default_charts(records)
     } else {
