@@ -49,8 +49,8 @@
 //! The file's fingerprint is the FNV-1a hash of its text ([`crate::records::record::fnv1a`]): `--resume`
 //! and `merge` refuse to combine rows of different experiment texts.
 
-use super::chart_spec::ChartSpec;
 use crate::engines::{Engine, EngineSpec, Limits, DEFAULT_MAX_LIVE};
+use crate::plot::ChartSpec;
 use crate::puzzle::{Alphabet, Format, ReadOptions};
 use crate::records::record::fnv1a;
 use serde::{Deserialize, Deserializer, Serialize};

@@ -12,7 +12,6 @@
 //! beside the results.
 
 pub mod baseline;
-pub mod chart_spec;
 pub mod config;
 pub mod jobs;
 pub mod runner;

@@ -75,10 +75,10 @@
 //! HTML report next to the output (`crate::plot::draw_run_charts`) unless disabled or the
 //! output has no row, and their failure is only a warning.
 
-use super::chart_spec::ChartSpec;
 use super::config::{self, EngineFactory, Experiment};
 use super::jobs::{self, Job, Shard};
 use crate::engines::{self, Engine, Limits, Outcome, Stats, Status};
+use crate::plot::ChartSpec;
 use crate::puzzle::{read_file, Puzzle};
 use crate::records::record::{self, Record, RowParts, COLUMNS};
 use crate::records::rowfile::{self, OutputLock, RowSink};

@@ -1,11 +1,9 @@
 //! From records to what a chart draws: the metrics a chart can show, the selection of
 //! configurations and datasets, and the reduction of repetitions to one value per instance.
 
-// The metrics a chart can name belong to the experiment file's vocabulary (checked when it
-// is loaded, before any job): they live beside `ChartSpec`.
-pub use crate::experiment::chart_spec::{
-    bar_metric, metric, x_column, Metric, BAR_METRICS, METRICS,
-};
+// The metrics a chart can name are part of a chart's specification (an experiment file
+// checks them when it is loaded, before any job): they live beside `ChartSpec`.
+pub use super::spec::{bar_metric, metric, x_column, Metric, BAR_METRICS, METRICS};
 use crate::records::Record;
 use anyhow::bail;
 use std::collections::BTreeMap;

@@ -1,7 +1,8 @@
-//! What an experiment file's `[[charts]]` tables ask for: the kinds of chart, one chart's
-//! settings, and the metrics and columns a chart can name. The experiment file owns them
-//! (they are read and checked with it, before any job: [`ChartSpec::check`]); drawing them is
-//! [`crate::plot`]'s work.
+//! What a chart asks for: the kinds of chart, one chart's settings, and the metrics and
+//! columns a chart can name. An experiment file's `[[charts]]` tables are read as
+//! [`ChartSpec`]s and checked with it, before any job ([`ChartSpec::check`]); `sudolab plot`
+//! builds one from its flags. They depend on the records only, so the runner can read them
+//! without the plot module depending on the runner.
 
 use crate::records::Record;
 use anyhow::bail;
