@@ -424,11 +424,7 @@ fn layers_import_only_downwards() {
 fn the_layer_rule_finds_upward_imports() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path();
-    let write = |rel: &str, text: &str| {
-        let p = src.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| write_file(src, rel, text);
     write("lib.rs", "pub mod low;\npub mod high;\n");
     write("high/mod.rs", "pub mod run;\nuse crate::low::Row;\n");
     write("high/run.rs", "use super::super::low::Row;\n");
@@ -462,17 +458,20 @@ fn src_has_no_import_cycle() {
     );
 }
 
+/// Writes `text` to `src/rel`, creating its directories.
+fn write_file(src: &Path, rel: &str, text: &str) {
+    let p = src.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
 /// The checker finds what it must: a cycle through a grouped `use`, through an inline path,
 /// through `super::`, and none through comments, strings or a one-way import.
 #[test]
 fn the_checker_finds_cycles_and_only_cycles() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path();
-    let write = |rel: &str, text: &str| {
-        let p = src.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| write_file(src, rel, text);
     write("lib.rs", "pub mod a;\npub mod b;\npub mod c;\n");
     write(
         "a/mod.rs",

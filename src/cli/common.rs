@@ -6,7 +6,7 @@ use crate::cnf::{Amo, CnfEncoding, CnfOptions, GivensMode};
 use crate::puzzle::{
     parse_box, read_file, Alphabet, Format, OutputFormat, ReadOptions, SourcedPuzzle,
 };
-use crate::records::record::read_rows;
+use crate::records::reader::read_rows;
 use crate::records::Record;
 use anyhow::anyhow;
 use clap::{Args, ValueEnum};

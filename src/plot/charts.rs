@@ -873,7 +873,7 @@ fn line(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
     for (c, colour, insts) in &groups {
         let mut at: BTreeMap<u64, At> = BTreeMap::new();
         for i in insts {
-            let Some(xv) = (xc.get)(i.rep) else { continue };
+            let Some(xv) = xc.value(i.rep) else { continue };
             let e = at.entry(xv as u64).or_insert(At {
                 values: Vec::new(),
                 hits: 0,

@@ -139,7 +139,7 @@ pub fn instances<'a>(records: &[&'a Record], metric: &Metric) -> Vec<Instance<'a
             let mut values: Vec<f64> = reps
                 .iter()
                 .filter(|r| r.answered() == answered)
-                .filter_map(|r| (metric.get)(r))
+                .filter_map(|r| metric.value(r))
                 .collect();
             Instance {
                 config: key.0,

@@ -15,7 +15,8 @@
 //! input's sidecar. The output is written under the lock `run` takes on its output
 //! ([`rowfile::OutputLock`]): a merge onto an output being written is refused.
 
-use super::record::{Record, RowReader, COLUMNS};
+use super::reader::RowReader;
+use super::record::{Record, COLUMNS};
 use super::{rowfile, sidecar};
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
