@@ -711,7 +711,7 @@ fn read_existing(path: &Path) -> anyhow::Result<Existing> {
                 Ok(None) => break,
                 // A bad row is forgiven only as the last one (a torn write); elsewhere the
                 // file is corrupt.
-                Err(e) if reader.more() => return Err(e),
+                Err(e) if reader.more() => return Err(e.into()),
                 Err(_) => break,
             }
         }

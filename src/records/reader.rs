@@ -2,13 +2,14 @@
 //! `merge`, `run --resume`) goes through [`RowReader`], so they accept the same rows and name a
 //! bad one the same way.
 
-use super::record::{Cell, ColumnKind, Record, COLUMNS, COLUMN_TABLE};
+use super::error::{RecordsError, RowError, RowErrorKind};
+use super::record::{Cell, ColumnKind, Record, COLUMN_TABLE};
 use crate::engines::Status;
 
 /// Reads records from CSV files written by the runner (or merged), plain or gzip
 /// ([`super::rowfile::open`]), each row checked by [`RowReader`]. Errors name the file and
 /// the line (and the field, for a bad cell).
-pub fn read_records(paths: &[std::path::PathBuf]) -> anyhow::Result<Vec<Record>> {
+pub fn read_records(paths: &[std::path::PathBuf]) -> Result<Vec<Record>, RecordsError> {
     let mut out = Vec::new();
     for path in paths {
         out.extend(read_rows(path)?.into_iter().map(|(record, _)| record));
@@ -18,7 +19,7 @@ pub fn read_records(paths: &[std::path::PathBuf]) -> anyhow::Result<Vec<Record>>
 
 /// The records of one file as [`read_records`] reads them, each with the line its row
 /// starts on.
-pub fn read_rows(path: &std::path::Path) -> anyhow::Result<Vec<(Record, u64)>> {
+pub fn read_rows(path: &std::path::Path) -> Result<Vec<(Record, u64)>, RecordsError> {
     let mut out = Vec::new();
     let mut rows = RowReader::new(path, super::rowfile::open(path)?)?;
     while let Some((record, _)) = rows.next_row()? {
@@ -89,15 +90,18 @@ pub struct RowReader<'p, R> {
 
 impl<'p, R: std::io::Read> RowReader<'p, R> {
     /// Reads the header line of `input`, the text of the file `path` (named in errors).
-    pub fn new(path: &'p std::path::Path, input: R) -> anyhow::Result<Self> {
+    pub fn new(path: &'p std::path::Path, input: R) -> Result<Self, RowError> {
         let mut reader = csv::Reader::from_reader(input);
         let headers = match reader.byte_headers() {
             Ok(h) => h.clone(),
-            Err(e) => anyhow::bail!(
-                "{}:{}: expected CSV text, found {e}",
-                path.display(),
-                e.position().map_or(1, |p| p.line())
-            ),
+            Err(e) => {
+                return Err(RowError {
+                    path: path.to_path_buf(),
+                    line: e.position().map_or(1, |p| p.line()),
+                    field: None,
+                    kind: RowErrorKind::HeaderNotCsv(e),
+                })
+            }
         };
         // After the header the reader is on line 2, unless the `\n` of a `\r\n` is unread.
         let at = reader.position();
@@ -114,11 +118,11 @@ impl<'p, R: std::io::Read> RowReader<'p, R> {
 
     /// The next record and the byte range of its row in the text (from its first byte to
     /// the next row's), or `None` after the last row.
-    pub fn next_row(&mut self) -> anyhow::Result<Option<(Record, std::ops::Range<usize>)>> {
+    pub fn next_row(&mut self) -> Result<Option<(Record, std::ops::Range<usize>)>, RowError> {
         match self.reader.read_byte_record(&mut self.row) {
             Ok(true) => {}
             Ok(false) => return Ok(None),
-            Err(e) => return Err(self.csv_error(&e)),
+            Err(e) => return Err(self.csv_error(e)),
         }
         // The row's own position, not the reader's: after the read the reader is already on
         // the next line (its position would name a bad row one line late).
@@ -150,29 +154,40 @@ impl<'p, R: std::io::Read> RowReader<'p, R> {
         self.line
     }
 
-    /// A row the CSV layer refused (a field count unlike the header's, a broken quote).
-    fn csv_error(&self, e: &csv::Error) -> anyhow::Error {
-        let path = self.path.display();
-        let line = e.position().map_or(1, |p| p.line() + self.crlf as u64);
-        match e.kind() {
-            csv::ErrorKind::UnequalLengths { len, .. } => anyhow::anyhow!(
-                "{path}:{line}: expected {} fields like the header, found {len}",
-                self.headers.len()
-            ),
-            _ => anyhow::anyhow!("{path}:{line}: expected CSV text: {e}"),
+    /// An error at `line` (and `field`, 1-based) of the file.
+    fn error(&self, line: u64, field: Option<usize>, kind: RowErrorKind) -> RowError {
+        RowError {
+            path: self.path.to_path_buf(),
+            line,
+            field,
+            kind,
         }
     }
 
+    /// A row the CSV layer refused (a field count unlike the header's, a broken quote).
+    fn csv_error(&self, e: csv::Error) -> RowError {
+        let line = e.position().map_or(1, |p| p.line() + self.crlf as u64);
+        let kind = match e.kind() {
+            csv::ErrorKind::UnequalLengths { len, .. } => RowErrorKind::FieldCount {
+                expected: self.headers.len(),
+                found: *len,
+            },
+            _ => RowErrorKind::RowNotCsv(e),
+        };
+        self.error(line, None, kind)
+    }
+
     /// The current row as a checked record; errors name the row's `line` and the cell.
-    fn parse(&self, line: u64) -> anyhow::Result<Record> {
-        let path = self.path.display();
+    fn parse(&self, line: u64) -> Result<Record, RowError> {
         let bad_cell = |i: usize, expected: String| {
             let column = String::from_utf8_lossy(self.headers.get(i).unwrap_or(b"?"));
             let found = String::from_utf8_lossy(self.row.get(i).unwrap_or(b""));
-            anyhow::anyhow!(
-                "{path}:{line}:{}: column `{column}`: expected {expected}, found {found:?}",
-                i + 1
-            )
+            let kind = RowErrorKind::BadCell {
+                column: column.into_owned(),
+                expected,
+                found: found.into_owned(),
+            };
+            self.error(line, Some(i + 1), kind)
         };
         let record = match self.row.deserialize::<Record>(Some(&self.headers)) {
             Ok(record) => record,
@@ -189,17 +204,16 @@ impl<'p, R: std::io::Read> RowReader<'p, R> {
                     }
                     // A column the record needs is not in the header (serde: "missing
                     // field"): the file is not a run output at all.
-                    None => anyhow::anyhow!(
-                        "{path}:1: expected the header of a CSV written by `sudolab run` \
-                         (columns {}, ...), found {:?}: {detail}",
-                        COLUMNS[..3].join(", "),
-                        self.headers
+                    None => {
+                        let found = self
+                            .headers
                             .iter()
                             .take(6)
                             .map(String::from_utf8_lossy)
                             .collect::<Vec<_>>()
-                            .join(","),
-                    ),
+                            .join(",");
+                        self.error(1, None, RowErrorKind::NotRunOutput { found, detail })
+                    }
                 });
             }
         };
@@ -211,10 +225,13 @@ impl<'p, R: std::io::Read> RowReader<'p, R> {
                     Some(i) => bad_cell(i, expected_cell(column)),
                     // Unreachable for a row that deserialised (every column is in the
                     // header), but a message beats a panic.
-                    None => anyhow::anyhow!(
-                        "{path}:{line}: column `{column}`: expected {}",
-                        expected_cell(column)
-                    ),
+                    None => {
+                        let kind = RowErrorKind::BadColumn {
+                            column: column.to_string(),
+                            expected: expected_cell(column),
+                        };
+                        self.error(line, None, kind)
+                    }
                 })
             }
         }
@@ -224,9 +241,10 @@ impl<'p, R: std::io::Read> RowReader<'p, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::records::COLUMNS;
 
     /// A CSV of `rows` (cells by column name over a valid row), as `read_records` sees it.
-    fn read_rows(rows: &[&[(&str, &str)]]) -> anyhow::Result<Vec<Record>> {
+    fn read_rows(rows: &[&[(&str, &str)]]) -> Result<Vec<Record>, RecordsError> {
         let valid = Record {
             status: "unique".into(),
             time_limit_s: Some(0.5),
