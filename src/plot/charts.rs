@@ -6,6 +6,7 @@
 use super::axis::{format_value, Axis, Unit};
 use super::data::{self, is_limit, Instance, Metric, Selection};
 use super::draw::{series_style, Dash, Item, LegendEntry, Marker, Pen, Plot, GREY, PALETTE};
+use super::spec::UnknownName;
 use super::{ChartKind, ChartSpec};
 use crate::records::summary::{quantile, summarize};
 use crate::records::Record;
@@ -40,7 +41,7 @@ pub fn build(records: &[Record], spec: &ChartSpec) -> anyhow::Result<Plot> {
 }
 
 /// The metric named by the spec (default `cpu_s`).
-fn spec_metric(spec: &ChartSpec) -> anyhow::Result<&'static Metric> {
+fn spec_metric(spec: &ChartSpec) -> Result<&'static Metric, UnknownName> {
     data::metric(spec.metric.as_deref().unwrap_or("cpu_s"))
 }
 

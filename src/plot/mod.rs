@@ -23,7 +23,7 @@ mod spec;
 
 pub use data::{BAR_METRICS, METRICS};
 pub use report::{report_figures, About, Content, Figure};
-pub use spec::{ChartError, ChartKind, ChartSpec};
+pub use spec::{ChartError, ChartKind, ChartSpec, UnknownName};
 
 use crate::records::Record;
 use anyhow::Context;

@@ -6,7 +6,6 @@
 
 use crate::records::record::{column, Cell, ColumnKind};
 use crate::records::Record;
-use anyhow::bail;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -316,55 +315,57 @@ pub const BAR_METRICS: &[(&str, &str)] = &[
     ("median_guesses", "median guesses of solved instances"),
 ];
 
+/// A name a chart gives that is not a metric or column it can draw; the message lists the
+/// known ones.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UnknownName {
+    #[error(
+        "unknown metric `{0}`; known metrics: {known}",
+        known = names(METRICS.iter().map(|m| m.name))
+    )]
+    Metric(String),
+    #[error(
+        "unknown metric `{0}` for a bar chart; known: {known}",
+        known = names(BAR_METRICS.iter().map(|(n, _)| *n))
+    )]
+    BarMetric(String),
+    #[error(
+        "unknown x column `{0}` for a line chart; known: {columns}, {counts}",
+        columns = names(X_COLUMNS.iter().map(|m| m.name)),
+        counts = names(METRICS.iter().filter(|m| m.unit == Unit::Count).map(|m| m.name))
+    )]
+    XColumn(String),
+}
+
+/// `names` joined by `, `.
+fn names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    names.collect::<Vec<_>>().join(", ")
+}
+
 /// The metric called `name`, or an error listing the known ones.
-pub fn metric(name: &str) -> anyhow::Result<&'static Metric> {
-    METRICS.iter().find(|m| m.name == name).ok_or_else(|| {
-        anyhow::anyhow!(
-            "unknown metric `{name}`; known metrics: {}",
-            METRICS
-                .iter()
-                .map(|m| m.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })
+pub fn metric(name: &str) -> Result<&'static Metric, UnknownName> {
+    METRICS
+        .iter()
+        .find(|m| m.name == name)
+        .ok_or_else(|| UnknownName::Metric(name.to_string()))
 }
 
 /// The bar chart's figure called `name` and its label, or an error listing the known ones.
-pub fn bar_metric(name: &str) -> anyhow::Result<&'static (&'static str, &'static str)> {
-    BAR_METRICS.iter().find(|(n, _)| *n == name).ok_or_else(|| {
-        anyhow::anyhow!(
-            "unknown metric `{name}` for a bar chart; known: {}",
-            BAR_METRICS
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })
+pub fn bar_metric(name: &str) -> Result<&'static (&'static str, &'static str), UnknownName> {
+    BAR_METRICS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| UnknownName::BarMetric(name.to_string()))
 }
 
 /// The x column of a line chart: `clues`, `size`, or any count metric (e.g. `vars`).
-pub fn x_column(name: &str) -> anyhow::Result<&'static Metric> {
+pub fn x_column(name: &str) -> Result<&'static Metric, UnknownName> {
     if let Some(m) = X_COLUMNS.iter().find(|m| m.name == name) {
         return Ok(m);
     }
     match metric(name) {
         Ok(m) if m.unit == Unit::Count => Ok(m),
-        _ => bail!(
-            "unknown x column `{name}` for a line chart; known: {}, {}",
-            X_COLUMNS
-                .iter()
-                .map(|m| m.name)
-                .collect::<Vec<_>>()
-                .join(", "),
-            METRICS
-                .iter()
-                .filter(|m| m.unit == Unit::Count)
-                .map(|m| m.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        _ => Err(UnknownName::XColumn(name.to_string())),
     }
 }
 
@@ -381,5 +382,28 @@ mod tests {
                 assert!(METRICS.iter().any(|m| m.name == c.name), "{}", c.name);
             }
         }
+    }
+
+    /// The messages for names a chart cannot draw, as `sudolab plot` prints them.
+    #[test]
+    fn unknown_names_list_the_known_ones() {
+        assert_eq!(
+            metric("foo").err().unwrap().to_string(),
+            "unknown metric `foo`; known metrics: cpu_s, solve_s, build_s, wall_s, nodes, \
+             proof_lemmas, proof_bytes, check_s, guesses, backtracks, max_live, updates, \
+             decisions, conflicts, propagations, vars, clauses, literals, items, options, ones, \
+             solutions"
+        );
+        assert_eq!(
+            bar_metric("foo").err().unwrap().to_string(),
+            "unknown metric `foo` for a bar chart; known: par2_s, solved, median_cpu_s, \
+             mean_cpu_s, median_nodes, median_guesses"
+        );
+        assert_eq!(
+            x_column("colour").err().unwrap().to_string(),
+            "unknown x column `colour` for a line chart; known: clues, size, nodes, proof_lemmas, \
+             proof_bytes, guesses, backtracks, max_live, updates, decisions, conflicts, \
+             propagations, vars, clauses, literals, items, options, ones, solutions"
+        );
     }
 }
