@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use sudolab::experiment::{read_records, summarize};
+use sudolab::records::{read_records, summarize};
 
 fn main() -> anyhow::Result<()> {
     let path = std::env::args().nth(1).map_or_else(
