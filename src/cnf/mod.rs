@@ -14,7 +14,7 @@
 //!     FromStr, as_str(), for_group(k)
 //! GivensMode { Units (default), Assumptions }                         FromStr, as_str()
 //! SumEncoding { Combinations (default), Totalizer, Bdd }              FromStr, as_str()
-//! CnfOptions { encoding, amo, givens, dedup: bool, probe, locked, sum } check() -> Result<(), String>
+//! CnfOptions { encoding, amo, givens, dedup: bool, probe, locked, sum } check() -> Result<(), CnfOptionsError>
 //!
 //! encode(&Puzzle, &CnfOptions) -> Cnf
 //! encode_with(&Puzzle, &CnfOptions, &mut Scratch) -> Cnf   (same formula, memory reused;
@@ -56,16 +56,16 @@
 //!     truncate, check_proof(impl BufRead, &Budget)}   (reusable; also a ClauseSink)
 //!
 //! trait SatBackend { name, prefer, reserve_vars, add_clause, add_cnf, solve(&assumptions, &Budget)
-//!                    -> Result<SatAnswer { Sat(Model), Unsat, Interrupted(Interrupt) }, String>,
+//!                    -> Result<SatAnswer { Sat(Model), Unsat, Interrupted(Interrupt) }, BackendError>,
 //!                    stats() -> BackendStats { decisions, conflicts, propagations, learned,
 //!                                              child_cpu_us, thread_cpu_us, .., winner },
 //!                    set_conflict_limit, set_decision_limit -> bool, settle, .. }
 //! make_backend("varisat" | "batsat" | "cadical[:CONFIG]" | "portfolio[:A+B+...]" | "ext:PATH [ARGS...]")
-//!     -> Result<Box<dyn SatBackend>, String>
+//!     -> Result<Box<dyn SatBackend>, BackendError>
 //! Budget { deadline: Option<Instant>, cancel: Option<Arc<AtomicBool>> }
 //!
 //! size_stats(&Puzzle, &CnfOptions) -> SizeStats { vars, clauses, literals }
-//! size_stats_empty(n, &CnfOptions) -> Result<SizeStats, String>   (default box shape)
+//! size_stats_empty(n, &CnfOptions) -> Result<SizeStats, GeometryError>   (default box shape)
 //! ```
 //!
 //! The `sat` engine ([`crate::engines::sat`]) puts these together: encode, solve, decode,
@@ -88,7 +88,8 @@ mod size;
 
 pub use amo::Amo;
 pub use backend::{
-    make_backend, BackendStats, Budget, Interrupt, SatAnswer, SatBackend, Teardown, BACKEND_NAMES,
+    make_backend, AnswerErrorKind, BackendError, BackendStats, Budget, Interrupt, SatAnswer,
+    SatBackend, Teardown, BACKEND_NAMES,
 };
 pub use cages::SumEncoding;
 pub use decode::{check_model, decode, decode_checked, DecodeError};
@@ -100,7 +101,7 @@ pub use encode::{
 pub use formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
 pub use header::{parse_header, Header, HeaderError};
 pub use model::{read_model, Model, SolverAnswer};
-pub use options::{CnfEncoding, CnfOptions, Deductions, GivensMode};
+pub use options::{CnfEncoding, CnfOptions, CnfOptionsError, Deductions, GivensMode};
 pub use sink::{ClauseSink, Counter};
 pub use size::{size_stats, size_stats_empty};
 

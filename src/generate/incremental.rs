@@ -62,8 +62,8 @@
 
 use super::singles::{Closure, Singles, CLOCK_EVERY};
 use crate::cnf::amo::{at_most_one, Amo, ClauseOut};
-use crate::cnf::{make_backend, Budget, Model, SatAnswer, SatBackend};
-use crate::engines::EngineSpec;
+use crate::cnf::{make_backend, BackendError, Budget, Model, SatAnswer, SatBackend};
+use crate::engines::{EngineError, EngineSpec, OptionError};
 use crate::puzzle::Geometry;
 use std::sync::Arc;
 
@@ -141,7 +141,7 @@ impl BlockSolver {
     }
 
     /// The grid of a model: the placed digits, and for every other cell its true variable.
-    fn grid(&self, model: &Model) -> Result<Vec<u16>, String> {
+    fn grid(&self, model: &Model) -> Result<Vec<u16>, CheckError> {
         (0..self.placed.len())
             .map(|c| {
                 if self.digits[c].is_empty() {
@@ -151,10 +151,24 @@ impl BlockSolver {
                 (0..self.digits[c].len())
                     .find(|&i| model.is_true((start + i as u32) as i32))
                     .map(|i| self.digits[c][i])
-                    .ok_or_else(|| format!("the solver's model gives cell {c} no digit"))
+                    .ok_or(CheckError::NoDigit { cell: c })
             })
             .collect()
     }
+}
+
+/// Why a uniqueness check could not answer.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CheckError {
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+    #[error("the solver's model gives cell {cell} no digit")]
+    NoDigit { cell: usize },
+    #[error("the solution's digit is not a candidate of its cell")]
+    NotACandidate,
+    #[error("the givens of a valid grid gave a contradiction")]
+    Contradiction,
 }
 
 /// Adds clauses to a backend, numbering auxiliary variables after the last one used.
@@ -187,7 +201,7 @@ impl Out<'_> {
 
 impl SatChecker {
     /// The checker `spec` names (`sat-incremental[:backend=NAME,block=K]`) for `g`.
-    pub fn new(g: &Arc<Geometry>, spec: &EngineSpec, node_limit: u64) -> Result<Self, String> {
+    pub fn new(g: &Arc<Geometry>, spec: &EngineSpec, node_limit: u64) -> Result<Self, EngineError> {
         spec.options.allow_only(NAME, &["backend", "block"])?;
         let backend = spec.options.get("backend").unwrap_or(DEFAULT_BACKEND);
         make_backend(backend)?;
@@ -195,7 +209,14 @@ impl SatChecker {
             None => 2 * g.n(),
             Some(k) => match k.parse::<usize>() {
                 Ok(k) if k >= 1 => k,
-                _ => return Err(format!("block={k:?}: expected an integer >= 1")),
+                _ => {
+                    return Err(OptionError::Expected {
+                        key: "block",
+                        value: k.to_string(),
+                        expected: "an integer >= 1",
+                    }
+                    .into())
+                }
             },
         };
         Ok(SatChecker {
@@ -255,7 +276,7 @@ impl SatChecker {
         solution: &[u16],
         cell: usize,
         upcoming: &mut dyn FnMut(usize) -> Vec<usize>,
-    ) -> Result<Answer, String> {
+    ) -> Result<Answer, CheckError> {
         let v = solution[cell];
         self.second_solution = None;
         let keep = self.keep_second_solutions;
@@ -308,9 +329,7 @@ impl SatChecker {
                 }
             }
         }
-        let x = solver
-            .var(cell, v)
-            .ok_or("the solution's digit is not a candidate of its cell")?;
+        let x = solver.var(cell, v).ok_or(CheckError::NotACandidate)?;
         assumptions.push(-x);
         self.stats.sat_calls += 1;
         let budget = Budget {
@@ -359,7 +378,7 @@ impl SatChecker {
         givens: &[u16],
         solution: &[u16],
         block: &[usize],
-    ) -> Result<Option<BlockSolver>, String> {
+    ) -> Result<Option<BlockSolver>, CheckError> {
         self.stats.solvers += 1;
         let cells = givens.len();
         let mut base = givens.to_vec();
@@ -372,9 +391,7 @@ impl SatChecker {
         let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
         let s = &mut self.singles;
         match s.run(&base, None) {
-            Closure::Contradiction => {
-                return Err("the givens of a valid grid gave a contradiction".into())
-            }
+            Closure::Contradiction => return Err(CheckError::Contradiction),
             Closure::TimeLimit => return Ok(None),
             Closure::Filled | Closure::Open => {}
         }

@@ -136,11 +136,12 @@ impl KillerGenerator {
             .engine
             .clone()
             .unwrap_or_else(|| EngineSpec::new("dlx"));
-        let engine = spec.make().map_err(GenerateError::Engine)?;
+        let engine = spec.make()?;
         if !engine.supports_cages() {
-            return Err(GenerateError::Engine(format!(
-                "{spec} does not enforce cages (killer sudoku); dlx and backtrack do"
-            )));
+            return Err(GenerateError::EngineUnfit {
+                spec: spec.to_string(),
+                lacks: "does not enforce cages (killer sudoku); dlx and backtrack do",
+            });
         }
         Ok(KillerGenerator {
             filler: Filler::new(&geometry),

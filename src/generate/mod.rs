@@ -79,7 +79,7 @@ pub mod switch;
 #[cfg(test)]
 mod tests;
 
-use crate::engines::{self, Engine, EngineSpec, Limits, Status};
+use crate::engines::{self, Engine, EngineError, EngineSpec, Limits, Status};
 use crate::puzzle::{Geometry, GeometryError, HouseKind, Puzzle};
 use fill::{Filler, MAX_FILL_SIDE};
 use incremental::{Answer, SatChecker};
@@ -242,7 +242,7 @@ impl GenerateOptions {
 }
 
 /// Why generation failed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
     #[error("side {0} is not supported (the generator makes sides {MIN_SIDE} to {MAX_SIDE})")]
     Side(usize),
@@ -283,7 +283,10 @@ pub enum GenerateError {
     #[error("{clues} clues is more than the {cells} cells of the grid")]
     TooManyClues { clues: usize, cells: usize },
     #[error("engine: {0}")]
-    Engine(String),
+    Engine(#[from] EngineError),
+    /// The engine cannot check puzzles of this kind: `lacks` says what it does not do.
+    #[error("engine: {spec} {lacks}")]
+    EngineUnfit { spec: String, lacks: &'static str },
     #[error(
         "could not reach {clues} clues in {attempts} attempts; the fewest reached was {fewest} \
          (try more --attempts or more clues)"
@@ -300,8 +303,11 @@ pub enum GenerateError {
     Undecided { attempts: u32, node_limit: u64 },
     #[error("no full grid found for {what} after {tries} tries")]
     NoGrid { what: String, tries: u32 },
+    /// An engine's check that contradicts what the generator knows (a bug, not a result).
     #[error("the uniqueness check failed: {0}")]
     Check(String),
+    #[error("the uniqueness check failed: {0}")]
+    SatCheck(#[from] incremental::CheckError),
     #[error("the time limit of {} s was reached", .0.as_secs_f64())]
     TimeLimit(std::time::Duration),
 }
@@ -500,12 +506,13 @@ impl Generator {
         let spec = options.engine.clone().unwrap_or_else(|| auto_engine(n));
         let geometry = Arc::new(geometry);
         let mut checker = if spec.name == incremental::NAME {
-            Checker::Sat(Box::new(
-                SatChecker::new(&geometry, &spec, options.node_limit)
-                    .map_err(GenerateError::Engine)?,
-            ))
+            Checker::Sat(Box::new(SatChecker::new(
+                &geometry,
+                &spec,
+                options.node_limit,
+            )?))
         } else {
-            Checker::Engine(spec.make().map_err(GenerateError::Engine)?)
+            Checker::Engine(spec.make()?)
         };
         let keep_second = keeps_second_solutions(&options);
         let limits = Limits {
@@ -841,9 +848,7 @@ impl Generator {
                             Some(s) => s.simulate(geometry, &order, k),
                         }
                     };
-                    let answer = checker
-                        .check(&carved.givens, solution, cell, &mut upcoming)
-                        .map_err(GenerateError::Check)?;
+                    let answer = checker.check(&carved.givens, solution, cell, &mut upcoming)?;
                     if answer == Answer::Multiple && keep_second {
                         second = checker.take_second_solution();
                     }

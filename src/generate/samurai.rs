@@ -102,11 +102,12 @@ impl SamuraiGenerator {
             .engine
             .clone()
             .unwrap_or_else(|| EngineSpec::new("human"));
-        let engine = spec.make().map_err(GenerateError::Engine)?;
+        let engine = spec.make()?;
         if !engine.supports_geometry(&geometry) {
-            return Err(GenerateError::Engine(format!(
-                "{spec} does not take combined layouts (samurai); dlx, sat, human and binary do"
-            )));
+            return Err(GenerateError::EngineUnfit {
+                spec: spec.to_string(),
+                lacks: "does not take combined layouts (samurai); dlx, sat, human and binary do",
+            });
         }
         Ok(SamuraiGenerator {
             filler: Filler::new(&geometry),

@@ -14,7 +14,7 @@
 
 use super::place::Placements;
 use super::{End, Method, PieceSet, SearchReport};
-use crate::engines::{self, EngineSpec, Limits, Outcome, Status};
+use crate::engines::{self, EngineError, EngineSpec, Limits, Outcome, Status};
 use crate::puzzle::{Geometry, Puzzle};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
@@ -134,7 +134,7 @@ pub struct TileReport {
 
 /// Tiles the board with `set`'s pieces by each method of `options` and solves the first
 /// method's tilings as jigsaw sudoku. Fails only when the engine cannot be made.
-pub fn tile_and_solve(set: &PieceSet, options: &TileOptions) -> Result<TileReport, String> {
+pub fn tile_and_solve(set: &PieceSet, options: &TileOptions) -> Result<TileReport, EngineError> {
     let mut engine = options.engine.make()?;
     let placements = Placements::new(set, options.rotations);
     let limits = Limits {

@@ -10,7 +10,7 @@
 //! allowed are the decisions left plus the assumptions, and a run that stops short of the
 //! limit is resumed (see `solve`).
 
-use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use super::{BackendError, BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::model::Model;
 use batsat::{clause, lbool, Callbacks, Lit, SolverInterface, SolverOpts, Var};
 use std::cell::Cell;
@@ -134,7 +134,7 @@ impl SatBackend for Batsat {
         self.scratch = c;
     }
 
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
+    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, BackendError> {
         if let Some(why) = budget.spent() {
             return Ok(SatAnswer::Interrupted(why));
         }

@@ -30,12 +30,14 @@
 
 mod batsat;
 mod cadical;
+mod error;
 mod external;
 mod portfolio;
 mod varisat;
 
 pub use self::batsat::Batsat;
 pub use self::cadical::{Cadical, CADICAL_CONFIGS};
+pub use self::error::{AnswerErrorKind, BackendError};
 pub use self::external::{External, ExternalStyle};
 pub use self::portfolio::Portfolio;
 pub use self::varisat::Varisat;
@@ -123,7 +125,7 @@ pub trait SatBackend: Send {
     /// Adds a clause (DIMACS literals, no 0). An empty clause makes the formula unsatisfiable.
     fn add_clause(&mut self, lits: &[i32]);
     /// Solves under `assumptions` (literals true for this call only).
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String>;
+    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, BackendError>;
     /// Counters so far.
     fn stats(&self) -> BackendStats;
 
@@ -240,13 +242,13 @@ pub const BACKEND_NAMES: &str =
     "varisat | batsat | cadical | cadical:plain|sat|unsat | portfolio[:A+B+...] | ext:PATH [ARGS...]";
 
 /// Checks a backend name without making the backend (an `ext:` path must exist).
-pub fn check_backend_name(name: &str) -> Result<(), String> {
+pub fn check_backend_name(name: &str) -> Result<(), BackendError> {
     make_backend(name).map(|_| ())
 }
 
 /// Makes a backend from its name: `varisat`, `batsat`, `cadical[:CONFIG]`,
 /// `portfolio[:A+B+...]` or `ext:PATH [ARGS...]`.
-pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, String> {
+pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, BackendError> {
     match name {
         "varisat" => Ok(Box::new(Varisat::new())),
         "batsat" => Ok(Box::new(Batsat::new())),
@@ -256,9 +258,9 @@ pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, String> {
         _ if name.starts_with("portfolio:") => Ok(Box::new(Portfolio::from_spec(&name[10..])?)),
         _ => match name.strip_prefix("ext:") {
             Some(spec) => Ok(Box::new(External::from_spec(spec)?)),
-            None => Err(format!(
-                "unknown SAT backend {name:?} (known: {BACKEND_NAMES})"
-            )),
+            None => Err(BackendError::UnknownName {
+                name: name.to_string(),
+            }),
         },
     }
 }

@@ -39,7 +39,7 @@
 //! waited for), and cuts the slow tail of the large grids; the sat engine's `backend=auto`
 //! races batsat and CaDiCaL on grids of side 64 or more.
 
-use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use super::{BackendError, BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
 use crate::timing::thread_cpu_time;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -89,7 +89,7 @@ struct Pending {
 /// What a member's thread hands back when it ends.
 struct Ended {
     member: usize,
-    result: Result<SatAnswer, String>,
+    result: Result<SatAnswer, BackendError>,
     /// The member itself, unless it lost (a loser is freed on its own thread).
     backend: Option<Box<dyn SatBackend>>,
     stats: BackendStats,
@@ -125,15 +125,14 @@ const NO_WINNER: usize = usize::MAX;
 impl Portfolio {
     /// `spec` is `A+B+...`, each a backend name of [`super::make_backend`] other than
     /// `ext:` (an external solver runs as its own process already) and `portfolio`.
-    pub fn from_spec(spec: &str) -> Result<Self, String> {
+    pub fn from_spec(spec: &str) -> Result<Self, BackendError> {
         let mut members = Vec::new();
         for name in spec.split('+') {
             let name = name.trim();
             if name.is_empty() || name.starts_with("ext:") || name.starts_with("portfolio") {
-                return Err(format!(
-                    "portfolio member {name:?}: expected an embedded backend (varisat, \
-                     batsat, cadical[:CONFIG])"
-                ));
+                return Err(BackendError::PortfolioMember {
+                    name: name.to_string(),
+                });
             }
             let mut m = super::make_backend(name)?;
             // A member is always stopped by the race flag when it loses, so one that must be
@@ -142,9 +141,9 @@ impl Portfolio {
             members.push(m);
         }
         if members.len() < 2 {
-            return Err(format!(
-                "portfolio:{spec}: a portfolio needs two members or more"
-            ));
+            return Err(BackendError::PortfolioTooSmall {
+                spec: spec.to_string(),
+            });
         }
         Ok(Portfolio {
             names: members.iter().map(|m| m.name()).collect(),
@@ -163,7 +162,7 @@ impl Portfolio {
     /// first to decide claims the winner slot and raises the race flag, which stops the others.
     /// Returns as soon as the winner's answer is in; the losers are left to stop and free
     /// their solvers beside the winner's later calls, and are joined by `settle`.
-    fn race(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
+    fn race(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, BackendError> {
         self.raced = true;
         let race = Arc::new(AtomicBool::new(false));
         let member_budget = Budget {
@@ -264,7 +263,7 @@ impl Portfolio {
     /// Books the threads that ended: their CPU time, and the counters of every member but the
     /// winner (whose counters it keeps); a member not freed on its thread is freed here.
     /// Returns the first error a member answered.
-    fn retire(&mut self, ended: Vec<Ended>) -> Option<String> {
+    fn retire(&mut self, ended: Vec<Ended>) -> Option<BackendError> {
         let mut error = None;
         for e in ended {
             self.race_cpu += e.cpu;
@@ -300,7 +299,7 @@ fn load(m: &mut dyn SatBackend, pending: &Pending, budget: &Budget) -> Option<In
 
 /// Whether a member's result decides the race: anything but being stopped by the race flag
 /// (or by the caller's cancel flag, which goes through it) or failing.
-fn decides(r: &Result<SatAnswer, String>) -> bool {
+fn decides(r: &Result<SatAnswer, BackendError>) -> bool {
     !matches!(r, Ok(SatAnswer::Interrupted(Interrupt::Cancelled)) | Err(_))
 }
 
@@ -343,7 +342,7 @@ impl SatBackend for Portfolio {
         }
     }
 
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
+    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, BackendError> {
         if let Some(why) = budget.spent() {
             return Ok(SatAnswer::Interrupted(why));
         }
@@ -352,7 +351,7 @@ impl SatBackend for Portfolio {
         }
         match self.members.first_mut() {
             Some(m) => m.solve(assumptions, budget),
-            None => Err("the portfolio's race ended with no winner; its members are gone".into()),
+            None => Err(BackendError::PortfolioGone),
         }
     }
 

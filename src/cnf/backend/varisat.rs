@@ -19,7 +19,7 @@
 //! cancel flag only) no copy is kept: the backend answers `Interrupted` to any later call,
 //! and the caller builds a new one.
 
-use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use super::{BackendError, BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::formula::Cnf;
 use crate::cnf::model::Model;
 use std::cell::{Cell, RefCell};
@@ -297,7 +297,7 @@ impl SatBackend for Varisat {
         self.conflict_limit = limit;
     }
 
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
+    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, BackendError> {
         if let Some(why) = self.dead {
             match self.replay.take() {
                 Some(clauses) => {
@@ -317,11 +317,7 @@ impl SatBackend for Varisat {
                 g.conflicts.set(0);
                 g.why.set(None);
             }
-            None if self.conflict_limit.is_some() => {
-                return Err("varisat: a conflict limit needs expect_limits (or \
-                            set_conflict_limit) before the first clause"
-                    .into())
-            }
+            None if self.conflict_limit.is_some() => return Err(BackendError::VarisatLimitTooLate),
             None => {}
         }
         let a: Vec<Lit> = assumptions
@@ -331,7 +327,7 @@ impl SatBackend for Varisat {
         self.solver.assume(&a);
         match self.solver.solve() {
             Ok(true) => {
-                let lits = self.solver.model().ok_or("varisat: SAT without a model")?;
+                let lits = self.solver.model().ok_or(BackendError::VarisatNoModel)?;
                 let mut values = vec![None; self.num_vars as usize + 1];
                 for l in lits {
                     let v = l.index() + 1;
@@ -348,7 +344,7 @@ impl SatBackend for Varisat {
                     self.dead = Some(why);
                     Ok(SatAnswer::Interrupted(why))
                 }
-                None => Err(format!("varisat: {e}")),
+                None => Err(BackendError::Varisat(e)),
             },
         }
     }

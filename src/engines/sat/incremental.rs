@@ -34,9 +34,9 @@ use super::{
     Search, Stop,
 };
 use crate::cnf::{
-    decode, encode_into, make_backend, propagate_singles, BackendStats, Budget, CnfInfo,
-    CnfOptions, EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated, SatAnswer, SatBackend,
-    Scratch, SizeStats, Teardown,
+    decode, encode_into, make_backend, propagate_singles, BackendError, BackendStats, Budget,
+    CnfInfo, CnfOptions, EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated, SatAnswer,
+    SatBackend, Scratch, SizeStats, Teardown,
 };
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
@@ -153,7 +153,7 @@ impl Reused {
         fallback: Option<u64>,
         scratch: &mut Scratch,
         budget: &Budget,
-    ) -> Result<Result<Self, Interrupt>, String> {
+    ) -> Result<Result<Self, Interrupt>, BackendError> {
         let t = Instant::now();
         let empty = Puzzle::empty(puzzle.shared_geometry().clone());
         let opts = CnfOptions {
@@ -313,7 +313,7 @@ pub fn solve(
             }
             Err(e) => {
                 return Ended {
-                    error: Some(e),
+                    error: Some(e.to_string()),
                     ..Ended::default()
                 }
             }
@@ -383,7 +383,7 @@ pub fn solve(
         ended.calls += 1;
         match r.backend.solve(&assumptions, &budget) {
             Err(e) => {
-                ended.error = Some(e);
+                ended.error = Some(e.to_string());
                 break;
             }
             Ok(SatAnswer::Unsat) => break,

@@ -1308,7 +1308,10 @@ fn certify_true_gives_the_verdicts_with_their_proofs() {
             .with("certify", "true")
             .with("encoding", "minimal")
             .with(key, value);
-        let e = Sat::from_options(&o).err().unwrap_or_default();
+        let e = Sat::from_options(&o)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         assert!(e.contains("certify=true"), "{key}={value}: {e}");
     }
 }
