@@ -17,7 +17,7 @@
 use super::canonical::{canonical_houses, Canonical, CanonicalForm};
 use super::prove::Verdict;
 use crate::cnf::drat::{DratChecker, DratError, ProofCheck, ProofPosition};
-use crate::cnf::{Budget, ClauseSink, Interrupt};
+use crate::cnf::{ClauseSink, Deadline, Interrupt};
 use crate::puzzle::Geometry;
 use std::io::BufRead;
 
@@ -179,7 +179,7 @@ pub fn check_solution(
 pub fn check_claim(
     claim: &Claim<'_>,
     proof: Option<&mut dyn BufRead>,
-    budget: &Budget,
+    budget: &Deadline,
 ) -> Result<Accepted, Rejection> {
     ClaimChecker::new().check(claim, proof, budget)
 }
@@ -208,7 +208,7 @@ impl ClaimChecker {
         &mut self,
         claim: &Claim<'_>,
         proof: Option<&mut dyn BufRead>,
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<Accepted, Rejection> {
         let v = claim.verdict;
         let (lo, hi, expected) = match v {
@@ -267,7 +267,7 @@ impl ClaimChecker {
         &mut self,
         canonical: &Canonical,
         extra: Option<&[i32]>,
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<(), Rejection> {
         let key_matches = self.loaded.as_ref().is_some_and(|(form, n, houses)| {
             *form == canonical.form() && *n == canonical.n() && houses == canonical.houses()
@@ -289,7 +289,7 @@ impl ClaimChecker {
             canonical.for_each_group_clause(|c| {
                 count += 1;
                 if count % LOAD_POLL == 0 {
-                    stop = budget.spent();
+                    stop = budget.expired().map(Interrupt::from);
                     if stop.is_some() {
                         return false;
                     }

@@ -37,7 +37,7 @@ use super::{
 };
 use crate::cnf::{
     decode, encode_into, encode_propagated, make_backend, propagate_singles, Amo, BackendStats,
-    Budget, CnfEncoding, CnfOptions, Deductions, EncodeLimits, EncodeStop, GivensMode, Interrupt,
+    CnfEncoding, CnfOptions, Deadline, Deductions, EncodeLimits, EncodeStop, GivensMode, Interrupt,
     Propagated, SatAnswer, Scratch, SumEncoding, Teardown,
 };
 use crate::puzzle::Puzzle;
@@ -226,7 +226,7 @@ fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
 pub struct Sat {
     pub cnf: CnfOptions,
     pub backend: String,
-    /// Budget on the formula's size: a puzzle whose formula has more literals is not encoded
+    /// Deadline on the formula's size: a puzzle whose formula has more literals is not encoded
     /// and ends with `memory-limit` (counted exactly by [`crate::cnf::count`]).
     pub max_literals: u64,
     /// The encoder's working memory and the last formula's clause store, reused from one
@@ -819,10 +819,7 @@ impl Sat {
         let mut error: Option<String> = None;
         let mut stop: Option<Stop> = None;
         let mut calls = calls;
-        let budget = Budget {
-            deadline: limits.time_limit.map(|t| start + t),
-            cancel: limits.cancel.clone(),
-        };
+        let budget = limits.deadline_from(start);
         // `reduced` propagates first, before a backend is made: a puzzle that propagation
         // decides needs no solver (98.8% of 17-clue puzzles with probing, docs/engines.md).
         let propagation = if cnf.encoding == CnfEncoding::Reduced {
@@ -858,14 +855,14 @@ impl Sat {
                 return o;
             }
         };
-        if budget.deadline.is_some() || budget.cancel.is_some() {
+        if budget.is_set() {
             backend.expect_limits();
         }
         // The clauses go straight into the backend; the size guard counts this puzzle's
         // formula exactly before anything is emitted.
         // With a deadline, the encoder stops loading early enough to free what it loaded
         // in time, and the search ends early enough to free the whole formula.
-        let teardown = budget.deadline.map(|_| Teardown {
+        let teardown = budget.at.map(|_| Teardown {
             ns_per_clause: backend.teardown_ns_per_clause(),
             watch: crate::timing::Stopwatch::start(),
         });
@@ -931,9 +928,9 @@ impl Sat {
                 None => error = Some("a grid found before has a pair without a variable".into()),
             }
         }
-        let budget = Budget {
-            deadline: budget
-                .deadline
+        let budget = Deadline {
+            at: budget
+                .at
                 .zip(teardown)
                 .map(|(d, t)| t.deadline(d, enc.size.clauses)),
             ..budget

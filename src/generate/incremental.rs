@@ -62,7 +62,7 @@
 
 use super::singles::{Closure, Singles, CLOCK_EVERY};
 use crate::cnf::amo::{at_most_one, Amo, ClauseOut};
-use crate::cnf::{make_backend, BackendError, Budget, Model, SatAnswer, SatBackend};
+use crate::cnf::{make_backend, BackendError, Deadline, Model, SatAnswer, SatBackend};
 use crate::engines::{EngineError, EngineSpec, OptionError};
 use crate::puzzle::Geometry;
 use std::sync::Arc;
@@ -332,8 +332,8 @@ impl SatChecker {
         let x = solver.var(cell, v).ok_or(CheckError::NotACandidate)?;
         assumptions.push(-x);
         self.stats.sat_calls += 1;
-        let budget = Budget {
-            deadline: self.deadline,
+        let budget = Deadline {
+            at: self.deadline,
             cancel: None,
         };
         match solver.backend.solve(&assumptions, &budget)? {

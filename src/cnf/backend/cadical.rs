@@ -20,13 +20,13 @@
 //! stopped at the conflict limit having learned fewer than 50 clauses: many of its conflicts
 //! there learn no clause.)
 
-use super::{BackendError, BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use super::{BackendError, BackendStats, Deadline, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::model::Model;
 
 /// Callbacks that stop the search when the budget is spent, and count the clauses learned.
 #[derive(Default)]
 struct Stopper {
-    budget: Budget,
+    budget: Deadline,
     why: Option<Interrupt>,
     /// Clauses learned in this call (units and the empty clause included).
     learned: u64,
@@ -39,7 +39,7 @@ impl cadical::Callbacks for Stopper {
         }
         // CaDiCaL already calls this only every `terminateint` (10) checks, and a check can be
         // far apart on large formulas: the clock is read on every call.
-        self.why = self.budget.spent();
+        self.why = self.budget.expired().map(Interrupt::from);
         self.why.is_some()
     }
 
@@ -131,8 +131,8 @@ impl SatBackend for Cadical {
         true
     }
 
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, BackendError> {
-        if let Some(why) = budget.spent() {
+    fn solve(&mut self, assumptions: &[i32], budget: &Deadline) -> Result<SatAnswer, BackendError> {
+        if let Some(why) = budget.expired().map(Interrupt::from) {
             return Ok(SatAnswer::Interrupted(why));
         }
         self.solver.set_callbacks(Some(Stopper {
@@ -167,7 +167,7 @@ impl SatBackend for Cadical {
                     .solver
                     .get_callbacks()
                     .and_then(|s| s.why)
-                    .or_else(|| budget.spent());
+                    .or_else(|| budget.expired().map(Interrupt::from));
                 Ok(SatAnswer::Interrupted(match why {
                     Some(w) => w,
                     None if self.conflict_limit.is_some() => Interrupt::ConflictLimit,

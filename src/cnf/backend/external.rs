@@ -14,7 +14,7 @@
 //! are known by file name (CaDiCaL, Kissat).
 
 use super::{
-    AnswerErrorKind, BackendError, BackendStats, Budget, Interrupt, SatAnswer, SatBackend,
+    AnswerErrorKind, BackendError, BackendStats, Deadline, Interrupt, SatAnswer, SatBackend,
 };
 use crate::cnf::dimacs::write_clauses;
 use crate::cnf::formula::Clauses;
@@ -196,7 +196,11 @@ struct Run {
 }
 
 /// Runs `cmd` with the budget; kills its process group when the budget is spent; reaps it.
-fn run(mut cmd: Command, budget: &Budget, last_pid: &mut Option<i32>) -> Result<Run, BackendError> {
+fn run(
+    mut cmd: Command,
+    budget: &Deadline,
+    last_pid: &mut Option<i32>,
+) -> Result<Run, BackendError> {
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -227,7 +231,7 @@ fn run(mut cmd: Command, budget: &Budget, last_pid: &mut Option<i32>) -> Result<
             }
             return Err(BackendError::Wait(e));
         }
-        if let Some(why) = budget.spent() {
+        if let Some(why) = budget.expired().map(Interrupt::from) {
             interrupted = Some(why);
             // SAFETY: plain syscalls on our own child's process group and pid.
             unsafe {
@@ -308,8 +312,8 @@ impl SatBackend for External {
         self.clauses.push(lits);
     }
 
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, BackendError> {
-        if let Some(why) = budget.spent() {
+    fn solve(&mut self, assumptions: &[i32], budget: &Deadline) -> Result<SatAnswer, BackendError> {
+        if let Some(why) = budget.expired().map(Interrupt::from) {
             return Ok(SatAnswer::Interrupted(why));
         }
         let limit_args = self.limit_args()?;

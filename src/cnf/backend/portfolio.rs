@@ -39,7 +39,7 @@
 //! waited for), and cuts the slow tail of the large grids; the sat engine's `backend=auto`
 //! races batsat and CaDiCaL on grids of side 64 or more.
 
-use super::{BackendError, BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use super::{BackendError, BackendStats, Deadline, Interrupt, SatAnswer, SatBackend};
 use crate::timing::thread_cpu_time;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -162,11 +162,11 @@ impl Portfolio {
     /// first to decide claims the winner slot and raises the race flag, which stops the others.
     /// Returns as soon as the winner's answer is in; the losers are left to stop and free
     /// their solvers beside the winner's later calls, and are joined by `settle`.
-    fn race(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, BackendError> {
+    fn race(&mut self, assumptions: &[i32], budget: &Deadline) -> Result<SatAnswer, BackendError> {
         self.raced = true;
         let race = Arc::new(AtomicBool::new(false));
-        let member_budget = Budget {
-            deadline: budget.deadline,
+        let member_budget = Deadline {
+            at: budget.at,
             cancel: Some(race.clone()),
         };
         let won = Arc::new(AtomicUsize::new(NO_WINNER));
@@ -255,7 +255,10 @@ impl Portfolio {
         match error {
             Some(e) => Err(e),
             None => Ok(SatAnswer::Interrupted(
-                budget.spent().unwrap_or(Interrupt::Cancelled),
+                budget
+                    .expired()
+                    .map(Interrupt::from)
+                    .unwrap_or(Interrupt::Cancelled),
             )),
         }
     }
@@ -281,13 +284,13 @@ impl Portfolio {
 
 /// Loads the clauses `pending` into `m`, reading `budget` every [`LOAD_CLAUSES_PER_POLL`]
 /// clauses; `Some(why)` if it was spent first.
-fn load(m: &mut dyn SatBackend, pending: &Pending, budget: &Budget) -> Option<Interrupt> {
+fn load(m: &mut dyn SatBackend, pending: &Pending, budget: &Deadline) -> Option<Interrupt> {
     m.reserve_vars(pending.vars);
     let (lits, ends) = (&pending.lits, &pending.ends);
     let mut start = 0;
     for (i, &end) in ends.iter().enumerate() {
         if i % LOAD_CLAUSES_PER_POLL == LOAD_CLAUSES_PER_POLL - 1 {
-            if let Some(why) = budget.spent() {
+            if let Some(why) = budget.expired().map(Interrupt::from) {
                 return Some(why);
             }
         }
@@ -342,8 +345,8 @@ impl SatBackend for Portfolio {
         }
     }
 
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, BackendError> {
-        if let Some(why) = budget.spent() {
+    fn solve(&mut self, assumptions: &[i32], budget: &Deadline) -> Result<SatAnswer, BackendError> {
+        if let Some(why) = budget.expired().map(Interrupt::from) {
             return Ok(SatAnswer::Interrupted(why));
         }
         if !self.raced {
@@ -456,15 +459,15 @@ mod tests {
     }
 
     /// A budget whose cancel flag a thread sets after `wait` (join the thread after use).
-    fn cancelled_after(wait: Duration) -> (Budget, std::thread::JoinHandle<()>) {
+    fn cancelled_after(wait: Duration) -> (Deadline, std::thread::JoinHandle<()>) {
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = cancel.clone();
         let setter = std::thread::spawn(move || {
             std::thread::sleep(wait);
             flag.store(true, Ordering::Relaxed);
         });
-        let budget = Budget {
-            deadline: None,
+        let budget = Deadline {
+            at: None,
             cancel: Some(cancel),
         };
         (budget, setter)
@@ -475,13 +478,16 @@ mod tests {
         let mut p = Portfolio::from_spec(DEFAULT_MEMBERS).unwrap();
         p.add_clause(&[1, 2]);
         p.add_clause(&[-1]);
-        let r = p.solve(&[], &Budget::default()).unwrap();
+        let r = p.solve(&[], &Deadline::default()).unwrap();
         let SatAnswer::Sat(m) = r else {
             panic!("{r:?}")
         };
         assert!(m.is_true(2) && m.is_true(-1));
         p.add_clause(&[-2]);
-        assert_eq!(p.solve(&[], &Budget::default()).unwrap(), SatAnswer::Unsat);
+        assert_eq!(
+            p.solve(&[], &Deadline::default()).unwrap(),
+            SatAnswer::Unsat
+        );
         assert_eq!(p.name(), "portfolio:batsat+cadical");
         // a loser's counters are in once it has stopped and been joined
         p.settle();
@@ -496,8 +502,8 @@ mod tests {
         let mut p = Portfolio::from_spec(DEFAULT_MEMBERS).unwrap();
         pigeons(&mut p, 12);
         let start = std::time::Instant::now();
-        let budget = Budget {
-            deadline: Some(start + Duration::from_millis(300)),
+        let budget = Deadline {
+            at: Some(start + Duration::from_millis(300)),
             cancel: None,
         };
         assert_eq!(
@@ -540,7 +546,7 @@ mod tests {
         setter.join().unwrap();
         assert!(!p.survives_interrupts());
         assert_eq!(p.stats().winner, Some(0));
-        assert!(p.solve(&[], &Budget::default()).is_err());
+        assert!(p.solve(&[], &Deadline::default()).is_err());
     }
 
     #[test]

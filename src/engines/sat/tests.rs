@@ -1227,7 +1227,7 @@ fn open_candidates_are_the_reduced_formulas_variables() {
     let mut checked = 0;
     for p in &puzzles {
         let o = run(&mut sat, p, &Limits::solutions(1));
-        let open = propagate_singles(p, &mut scratch, &Budget::default(), rules)
+        let open = propagate_singles(p, &mut scratch, &Deadline::default(), rules)
             .unwrap()
             .filter(|q| !q.filled())
             .map(|q| q.open_candidates());
