@@ -62,9 +62,10 @@
 
 use super::singles::{Closure, Singles, CLOCK_EVERY};
 use crate::cnf::amo::{at_most_one, Amo, ClauseOut};
-use crate::cnf::{make_backend, BackendError, Deadline, Model, SatAnswer, SatBackend};
+use crate::cnf::{make_backend, BackendError, Model, SatAnswer, SatBackend};
 use crate::engines::{EngineError, EngineSpec, OptionError};
 use crate::puzzle::Geometry;
+use crate::search::Deadline;
 use std::sync::Arc;
 
 /// Name of the generator engine (not an `engines` registry entry: it checks removals, it
@@ -112,7 +113,7 @@ pub struct SatChecker {
     swaps: Option<PairSwaps>,
     pub stats: CheckStats,
     /// Deadline of the generator's time limit, passed to every solver call.
-    pub deadline: Option<std::time::Instant>,
+    pub deadline: Deadline,
     /// Whether a `multiple` answer keeps its second solution
     /// ([`SatChecker::take_second_solution`]).
     pub keep_second_solutions: bool,
@@ -228,7 +229,7 @@ impl SatChecker {
             solver: None,
             swaps: None,
             stats: CheckStats::default(),
-            deadline: None,
+            deadline: Deadline::default(),
             keep_second_solutions: false,
             second_solution: None,
         })
@@ -251,7 +252,7 @@ impl SatChecker {
     /// which case every removal of the block is accepted.
     pub fn block_unique(&mut self, givens: &[u16], removed: usize) -> bool {
         self.stats.blocks += 1;
-        self.singles.deadline = self.deadline;
+        self.singles.deadline = self.deadline.clone();
         let unique = self.singles.run(givens, None) == Closure::Filled;
         if unique {
             self.stats.block_removals += removed as u64;
@@ -280,7 +281,7 @@ impl SatChecker {
         let v = solution[cell];
         self.second_solution = None;
         let keep = self.keep_second_solutions;
-        self.singles.deadline = self.deadline;
+        self.singles.deadline = self.deadline.clone();
         match self.singles.run(givens, Some((cell, v))) {
             // The generator reads the clock after the check.
             Closure::TimeLimit => return Ok(Answer::Undecided),
@@ -332,11 +333,7 @@ impl SatChecker {
         let x = solver.var(cell, v).ok_or(CheckError::NotACandidate)?;
         assumptions.push(-x);
         self.stats.sat_calls += 1;
-        let budget = Deadline {
-            at: self.deadline,
-            cancel: None,
-        };
-        match solver.backend.solve(&assumptions, &budget)? {
+        match solver.backend.solve(&assumptions, &self.deadline)? {
             SatAnswer::Unsat => Ok(Answer::Unique),
             SatAnswer::Sat(model) => {
                 if keep {
@@ -387,8 +384,8 @@ impl SatChecker {
             base[u] = 0;
             in_block[u] = true;
         }
-        let deadline = self.deadline;
-        let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+        let deadline = &self.deadline;
+        let late = || deadline.expired().is_some();
         let s = &mut self.singles;
         match s.run(&base, None) {
             Closure::Contradiction => return Err(CheckError::Contradiction),

@@ -81,6 +81,7 @@ mod tests;
 
 use crate::engines::{self, Engine, EngineError, EngineSpec, Limits, Status};
 use crate::puzzle::{Geometry, GeometryError, HouseKind, Puzzle};
+use crate::search::Deadline;
 use fill::{Filler, MAX_FILL_SIDE};
 use incremental::{Answer, SatChecker};
 use rand::seq::SliceRandom;
@@ -406,7 +407,7 @@ pub struct Generator {
     /// [`GenerateOptions::second_solutions`]); empty when not kept.
     second_solutions: Vec<Vec<u16>>,
     /// When the time limit ends (see [`GenerateOptions::time_limit`]).
-    deadline: Option<std::time::Instant>,
+    deadline: Deadline,
 }
 
 impl std::fmt::Debug for Generator {
@@ -421,11 +422,11 @@ impl std::fmt::Debug for Generator {
 /// one clock check of [`Generator::in_time`], also for code that holds the generator's
 /// fields apart.
 fn in_time(
-    deadline: Option<std::time::Instant>,
+    deadline: &Deadline,
     time_limit: Option<std::time::Duration>,
 ) -> Result<(), GenerateError> {
-    match (deadline, time_limit) {
-        (Some(d), Some(t)) if std::time::Instant::now() >= d => Err(GenerateError::TimeLimit(t)),
+    match (deadline.expired(), time_limit) {
+        (Some(_), Some(t)) => Err(GenerateError::TimeLimit(t)),
         _ => Ok(()),
     }
 }
@@ -452,7 +453,7 @@ impl Generator {
     /// puzzle is made.
     pub fn new(options: GenerateOptions) -> Result<Self, GenerateError> {
         // The clock starts before the geometry is built: the limit covers the whole command.
-        let deadline = options.time_limit.map(|t| std::time::Instant::now() + t);
+        let deadline = Deadline::after(std::time::Instant::now(), options.time_limit, None);
         let n = options.size;
         if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
             return Err(GenerateError::Side(n));
@@ -539,7 +540,7 @@ impl Generator {
             (Arc::clone(&geometry), filler)
         });
         if let Checker::Sat(c) = &mut checker {
-            c.deadline = deadline;
+            c.deadline = deadline.clone();
             c.keep_second_solutions = keep_second;
         }
         Ok(Generator {
@@ -562,7 +563,7 @@ impl Generator {
 
     /// [`GenerateError::TimeLimit`] once the deadline has passed.
     fn in_time(&self) -> Result<(), GenerateError> {
-        in_time(self.deadline, self.options.time_limit)
+        in_time(&self.deadline, self.options.time_limit)
     }
 
     /// Work done for the last puzzle returned.
@@ -639,7 +640,7 @@ impl Generator {
         if let Some((g, None)) = &self.fixed {
             // The switches take seconds at side 400: they read the clock too, and only the
             // deadline makes a boxed geometry's pattern grid fail.
-            let deadline = self.deadline;
+            let deadline = &self.deadline;
             let late = || GenerateError::TimeLimit(self.options.time_limit.unwrap_or_default());
             let grid = switch::pattern_grid_until(g, &mut self.rng, deadline).ok_or_else(late)?;
             let pattern = if spread {
@@ -650,7 +651,7 @@ impl Generator {
             return Ok((Arc::clone(g), grid, pattern));
         }
         if let Some((_, Some(filler))) = &mut self.fixed {
-            filler.deadline = self.deadline;
+            filler.deadline = self.deadline.clone();
             let grid = filler.random_grid(&mut self.rng, budget, restarts);
             if grid.is_none() {
                 self.in_time()?;
@@ -683,22 +684,22 @@ impl Generator {
         let Some((base, base_filler)) = jigsaw_base else {
             unreachable!("fixed is None only for jigsaw")
         };
-        let in_time = || in_time(*deadline, options.time_limit);
+        let in_time = || in_time(deadline, options.time_limit);
         for _ in 0..LAYOUT_TRIES {
             in_time()?;
             stats.layouts += 1;
             let grid = match base_filler {
                 Some(f) => {
-                    f.deadline = *deadline;
+                    f.deadline = deadline.clone();
                     f.random_grid(rng, budget, 1000)
                 }
-                None => switch::pattern_grid_until(base, rng, *deadline),
+                None => switch::pattern_grid_until(base, rng, deadline),
             };
             let Some(grid) = grid else {
                 in_time()?;
                 continue;
             };
-            let Some(regions) = layout::random_layout_around(n, &grid, rng, *deadline) else {
+            let Some(regions) = layout::random_layout_around(n, &grid, rng, deadline) else {
                 in_time()?; // it stops only at the deadline: this returns
                 continue;
             };
@@ -707,7 +708,7 @@ impl Generator {
                 // A second grid of this layout, by search: a layout may resist it, and then
                 // the spread order goes without its pattern (see the module doc).
                 let mut filler = Filler::new(&g);
-                filler.deadline = *deadline;
+                filler.deadline = deadline.clone();
                 filler.random_grid(rng, budget, restarts)
             } else {
                 None
@@ -814,9 +815,8 @@ impl Generator {
                     let puzzle = Puzzle::new(Arc::clone(geometry), carved.givens.clone())
                         .expect("digits of a full grid");
                     let mut limits = self.limits.clone();
-                    if let Some(d) = self.deadline {
-                        limits.time_limit =
-                            Some(d.saturating_duration_since(std::time::Instant::now()));
+                    if let Some(left) = self.deadline.remaining() {
+                        limits.time_limit = Some(left);
                     }
                     let outcome = engines::run(engine.as_mut(), &puzzle, &limits);
                     match outcome.status {
@@ -893,10 +893,7 @@ impl Generator {
             if let (Checker::Sat(checker), None, true) = (&mut self.checker, &spread, removed) {
                 block = (block * 2).min(carved.clues - target);
                 while block >= 2 {
-                    if self
-                        .deadline
-                        .is_some_and(|d| std::time::Instant::now() >= d)
-                    {
+                    if self.deadline.expired().is_some() {
                         break; // the next check reports it
                     }
                     let Some(cells) = order.get(step..step + block) else {
@@ -974,10 +971,10 @@ impl Generator {
                 .options
                 .progress
                 .then(|| Progress::new(self.stats.attempts)),
-            deadline: self.deadline,
+            deadline: self.deadline.clone(),
             leaves: 0,
         };
-        pass.singles.deadline = self.deadline;
+        pass.singles.deadline = self.deadline.clone();
         let block = singles_block(geometry.cells());
         let dead = || GenerateError::Check("singles found a contradiction in a valid grid".into());
         let stopped = |stop: PassStop| match stop {
@@ -1074,7 +1071,7 @@ struct SinglesPass<'a> {
     kept: Vec<usize>,
     visited: usize,
     progress: Option<Progress>,
-    deadline: Option<std::time::Instant>,
+    deadline: Deadline,
     /// Cells decided, for reading the clock every 256 of them.
     leaves: u64,
 }
@@ -1164,11 +1161,7 @@ impl SinglesPass<'_> {
             return Ok(());
         }
         self.leaves += 1;
-        if self.leaves % 256 == 0
-            && self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-        {
+        if self.leaves % 256 == 0 && self.deadline.expired().is_some() {
             return Err(PassStop::Time);
         }
         let c = self.order[l];
