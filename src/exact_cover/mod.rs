@@ -26,7 +26,7 @@ pub use links::Links;
 pub use preprocess::{preprocess, PreStats, Preprocessed, Reduction};
 pub use problem::{CoverError, ExactCover, SolutionError};
 pub use solve::{solve_exact_cover, solve_exact_cover_pre, CoverOutcome};
-pub use sudoku::{decode_named, item_names, side_from_names, SudokuCover};
+pub use sudoku::{decode_named, item_names, side_from_names, DecodeNamedError, SudokuCover};
 
 #[cfg(test)]
 pub(crate) mod tests;
