@@ -4,7 +4,7 @@
 //! `cargo bench --bench engines` runs everything; `cargo bench --bench engines -- royle` only
 //! the 17-clue throughput of the fast engines (human, binary with hidden singles, dlx, sat
 //! optimized; the source's binary does about 270 puzzles/s there and would take minutes per
-//! sample: `examples/throughput.rs` measures it on a subset). Criterion reports puzzles/s
+//! sample: `benches/throughput.rs` measures it on a subset). Criterion reports puzzles/s
 //! ("elem/s"). The naive engines (backtrack, bnb, bitmask) run with per-puzzle limits so that
 //! one hard puzzle cannot stall the bench; their limit hits are printed once before timing.
 

@@ -7,8 +7,8 @@
 use std::path::Path;
 use std::time::Duration;
 use sudolab::engines::{self, EngineSpec, Limits};
-use sudolab::experiment::{puzzle_text, Record, RunKey};
 use sudolab::puzzle::{read_file, ReadOptions};
+use sudolab::records::{puzzle_text, Record, RunKey};
 
 fn main() -> anyhow::Result<()> {
     let out = std::env::args()

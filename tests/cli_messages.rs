@@ -201,7 +201,7 @@ fn summary_of_no_rows_is_an_error() {
     );
     std::fs::write(
         dir.path().join("header.csv"),
-        format!("{}\n", sudolab::experiment::COLUMNS.join(",")),
+        format!("{}\n", sudolab::records::COLUMNS.join(",")),
     )
     .unwrap();
     let o = run_in(dir.path(), &["summary", "header.csv"]);
@@ -228,14 +228,14 @@ fn summary_of_a_bad_csv_says_what_was_expected_and_found() {
         ],
     );
     // a well-formed row of a run output, then one cell and one row spoiled
-    let header = sudolab::experiment::COLUMNS.join(",");
-    let fields = sudolab::experiment::COLUMNS.len();
-    let nodes = sudolab::experiment::COLUMNS
+    let header = sudolab::records::COLUMNS.join(",");
+    let fields = sudolab::records::COLUMNS.len();
+    let nodes = sudolab::records::COLUMNS
         .iter()
         .position(|c| *c == "nodes")
         .unwrap();
     let mut cells = vec![String::new(); fields];
-    for (i, c) in sudolab::experiment::COLUMNS.iter().enumerate() {
+    for (i, c) in sudolab::records::COLUMNS.iter().enumerate() {
         cells[i] = match *c {
             "puzzle_index" | "size" | "clues" | "repetition" | "solutions" | "max_solutions"
             | "job" => "1".into(),
@@ -688,7 +688,7 @@ fn run_output(d: &Path) -> Vec<String> {
 /// `lines` with the cell of `column` on line `line` (1-based) set to `cell`, written to
 /// `name` with a copy of the run's sidecar (for `merge` and `--resume`).
 fn spoiled(d: &Path, lines: &[String], line: usize, column: &str, cell: &str, name: &str) {
-    let i = sudolab::experiment::COLUMNS
+    let i = sudolab::records::COLUMNS
         .iter()
         .position(|c| *c == column)
         .unwrap();
@@ -735,7 +735,7 @@ fn every_reader_refuses_impossible_cells() {
         ),
     ] {
         spoiled(d, &lines, 3, column, cell, "bad.csv");
-        let field = sudolab::experiment::COLUMNS
+        let field = sudolab::records::COLUMNS
             .iter()
             .position(|c| *c == column)
             .unwrap()
@@ -934,7 +934,7 @@ fn a_bad_cell_of_a_crlf_file_names_its_line() {
     spoiled(d, &lines, 5, "cpu_s", "inf", "bad.csv");
     let text = std::fs::read_to_string(d.join("bad.csv")).unwrap();
     std::fs::write(d.join("bad.csv"), text.replace('\n', "\r\n")).unwrap();
-    let field = sudolab::experiment::COLUMNS
+    let field = sudolab::records::COLUMNS
         .iter()
         .position(|c| *c == "cpu_s")
         .unwrap()
@@ -1056,7 +1056,7 @@ fn merge_refuses_an_output_another_process_holds() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     run_output(d);
-    let _held = sudolab::experiment::rowfile::OutputLock::take(&d.join("m.csv")).unwrap();
+    let _held = sudolab::records::rowfile::OutputLock::take(&d.join("m.csv")).unwrap();
     refused(
         &run_in(d, &["merge", "out/c.csv", "-o", "m.csv", "--force"]),
         &["m.csv: another `sudolab run` is writing this output"],

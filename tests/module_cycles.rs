@@ -5,6 +5,10 @@
 //! module to the deepest module the path names. For the file graph, edges between a module
 //! and its own ancestors are left out (a `mod.rs` declares and re-exports its children; that
 //! is the module tree, not a cycle).
+//!
+//! Besides having no cycle, the layers keep their order: the run records (`records`) import
+//! neither the runner (`experiment`) nor the charts (`plot`), and the charts import the
+//! records, never the runner ([`LAYER_RULES`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -365,6 +369,83 @@ fn cycle_report(src: &Path) -> Vec<String> {
     report
 }
 
+/// Top-level modules that must not name others: (module, the modules it must not import).
+const LAYER_RULES: &[(&str, &[&str])] = &[
+    ("records", &["experiment", "plot", "cli"]),
+    ("plot", &["experiment", "cli"]),
+];
+
+/// Every path of a file under `src/<module>/` that names a module `rules` forbid it, one line
+/// each: `file: path (names module)`. Paths are resolved as for cycles, so a `super::` that
+/// climbs out of the module counts as well as a `crate::` path.
+fn layer_report(src: &Path, rules: &[(&str, &[&str])]) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let modules: BTreeSet<Module> = files.iter().map(|p| module_of(p, src)).collect();
+    let mut report = Vec::new();
+    for p in &files {
+        let here = module_of(p, src);
+        let Some((_, banned)) = rules
+            .iter()
+            .find(|(m, _)| here.first().map(String::as_str) == Some(*m))
+        else {
+            continue;
+        };
+        let text = strip(&std::fs::read_to_string(p).unwrap());
+        for path in paths(&text) {
+            let Some(target) = resolve(&path, &here, &modules) else {
+                continue;
+            };
+            if let Some(top) = target.first().filter(|t| banned.contains(&t.as_str())) {
+                let file = p.strip_prefix(src).unwrap().display();
+                report.push(format!("{file}: {path} (names {top})"));
+            }
+        }
+    }
+    report
+}
+
+#[test]
+fn layers_import_only_downwards() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let report = layer_report(&src, LAYER_RULES);
+    assert!(
+        report.is_empty(),
+        "imports against the layers (`records` is below `experiment` and `plot`, `plot` below \
+         `experiment`; move the item down to the layer both can see):\n{}",
+        report.join("\n")
+    );
+}
+
+/// The layer rule finds `crate::` paths, grouped `use`s and `super::` paths that climb out of
+/// a module, and nothing in comments or in an allowed direction.
+#[test]
+fn the_layer_rule_finds_upward_imports() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    let write = |rel: &str, text: &str| write_file(src, rel, text);
+    write("lib.rs", "pub mod low;\npub mod high;\n");
+    write("high/mod.rs", "pub mod run;\nuse crate::low::Row;\n");
+    write("high/run.rs", "use super::super::low::Row;\n");
+    write("low/mod.rs", "pub mod row;\n// use crate::high::run;\n");
+    write("low/row.rs", "use super::Row;\n");
+    let rules: &[(&str, &[&str])] = &[("low", &["high"])];
+    assert!(layer_report(src, rules).is_empty());
+
+    write(
+        "low/row.rs",
+        "use crate::{high::run::go, low};\nfn f() { super::super::high::x() }\n",
+    );
+    assert_eq!(
+        layer_report(src, rules),
+        vec![
+            "low/row.rs: crate::high::run::go (names high)",
+            "low/row.rs: super::super::high::x (names high)",
+        ]
+    );
+}
+
 #[test]
 fn src_has_no_import_cycle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -377,17 +458,20 @@ fn src_has_no_import_cycle() {
     );
 }
 
+/// Writes `text` to `src/rel`, creating its directories.
+fn write_file(src: &Path, rel: &str, text: &str) {
+    let p = src.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
 /// The checker finds what it must: a cycle through a grouped `use`, through an inline path,
 /// through `super::`, and none through comments, strings or a one-way import.
 #[test]
 fn the_checker_finds_cycles_and_only_cycles() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path();
-    let write = |rel: &str, text: &str| {
-        let p = src.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| write_file(src, rel, text);
     write("lib.rs", "pub mod a;\npub mod b;\npub mod c;\n");
     write(
         "a/mod.rs",

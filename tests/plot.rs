@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use sudolab::experiment::Record;
+use sudolab::records::Record;
 
 fn sudolab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sudolab"))

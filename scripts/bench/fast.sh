@@ -9,8 +9,9 @@
 # data/magictour-top1465.txt and data/forum-hardest-1106.txt. Each round runs, per set:
 # the peer (`rustpeers sudoku2`), `fast_bench solver` (the solver called in a direct library
 # loop, the same shape as the peer's loop) and `fast_bench engine` (through `engines::run`,
-# the runner's per-run bookkeeping). The median of the rounds is printed with the ratio
-# fast / peer. Also prints the median guesses per puzzle of `fast` on each set.
+# the runner's per-run bookkeeping); benches/fast_bench.rs is the loop, scripts/bench/fast.py
+# runs the rounds. The median of the rounds is printed with the ratio fast / peer. Also
+# prints the median guesses per puzzle of `fast` on each set.
 #
 # The peer crate is AGPL-3.0 and is never part of this project: it is copied to
 # $PEERS_DIR (default /tmp/peers) and built there with CARGO_TARGET_DIR=$PEERS_TARGET
@@ -40,33 +41,5 @@ mkdir -p "$peers_dir"
 cp -r "$peers_src"/Cargo.toml "$peers_src"/Cargo.lock "$peers_src"/src "$peers_dir"/
 (cd "$peers_dir" && CARGO_TARGET_DIR="$peers_target" cargo build --release --quiet)
 peer="$peers_target/release/rustpeers"
-cargo build --release --quiet --example fast_bench
-fast=${CARGO_TARGET_DIR:-target}/release/examples/fast_bench
-
-echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $rounds rounds x ${secs} CPU s; rates = puzzles per thread-CPU second, count to 2"
-out=$(mktemp -d)
-for ((r = 1; r <= rounds; r++)); do
-    for set in "${sets[@]}"; do
-        name=$(basename "$set" .txt)
-        "$peer" sudoku2 "$set" "$secs" >>"$out/$name.peer"
-        "$fast" solver "$set" "$secs" >>"$out/$name.solver"
-        "$fast" engine "$set" "$secs" >>"$out/$name.engine"
-    done
-done
-printf '%-22s %14s %14s %14s %9s %9s %9s %8s\n' set "sudoku crate" "fast solver" "fast engine" "solver" "engine" "us/17c" "guesses"
-for set in "${sets[@]}"; do
-    name=$(basename "$set" .txt)
-    guesses=$("$fast" guesses "$set" | sed 's/.*median=\([0-9]*\).*/\1/')
-    python3 - "$name" "$out/$name" "$guesses" <<'PY'
-import re, statistics, sys
-name, base, guesses = sys.argv[1:]
-def med(kind):
-    rates = [float(m) for m in re.findall(r"rate_cpu=([0-9.]+)", open(f"{base}.{kind}").read())]
-    return statistics.median(rates)
-peer, solver, engine = med("peer"), med("solver"), med("engine")
-print(f"{name:22} {peer:12.0f}/s {solver:12.0f}/s {engine:12.0f}/s {solver/peer:8.2f}x {engine/peer:8.2f}x "
-      f"{1e6/solver:9.2f} {guesses:>8}")
-PY
-done
-echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg); ratio columns = fast / sudoku crate (>= 1.0 = fast is faster); us/17c = solver microseconds per puzzle"
-rm -rf "$out"
+fast=$(python3 scripts/bench/benchlib.py build-bench fast_bench)
+python3 scripts/bench/fast.py "$peer" "$fast" "$rounds" "$secs" "${sets[@]}"

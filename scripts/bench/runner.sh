@@ -7,9 +7,10 @@
 #      solving without the runner (`experiment::baseline::bare_loop`), run from the same
 #      binary as the hidden `sudolab bench-loop FILE ENGINE`. Target: <= 5 %. In one binary
 #      the engine's machine code is at the same addresses for both sides; the same loop in
-#      another binary (`examples/engine_loop.rs`) runs the same instructions 2-4 % faster or
+#      another binary (`benches/engine_loop.rs`) runs the same instructions 2-4 % faster or
 #      slower depending on where the linker put them, which moves the figure by as much as
-#      the runner costs. That loop is timed and shown too ("example"), to show that spread.
+#      the runner costs. That loop is timed and shown too ("engine_loop"), to show that
+#      spread.
 #  (i) instructions: the same comparison as (a) counted in instructions executed (whole
 #      process, every thread) under valgrind's callgrind. Deterministic: the figure does not
 #      move with the machine's load, where (a) does by several percent. It misses what
@@ -33,9 +34,9 @@ ROUNDS=${ROUNDS:-5}
 PARTS=${PARTS:-ab}
 OUT=${OUT:-o.csv}
 
-cargo build --release --locked --bin sudolab --example engine_loop >&2
+cargo build --release --locked --bin sudolab >&2
 BIN=${BIN:-${CARGO_TARGET_DIR:-target}/release/sudolab}
-LOOP=${CARGO_TARGET_DIR:-target}/release/examples/engine_loop
+LOOP=$(python3 scripts/bench/benchlib.py build-bench engine_loop)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -46,14 +47,14 @@ measure() {
     awk '{ printf "%.3f %.3f\n", $1 + $2, $3 }' "$tmp/time"
 }
 
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { python3 scripts/bench/benchlib.py median; }
 
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 scripts/bench/benchlib.py header "rounds $ROUNDS, parts $PARTS"
 if [[ $PARTS == *a* ]]; then
 echo "== (a) runner overhead: human on data/royle-17clue.txt, one thread, CPU seconds"
 : >"$tmp/direct"
 : >"$tmp/runner"
-: >"$tmp/example"
+: >"$tmp/engine_loop"
 for i in $(seq "$ROUNDS"); do
     d=$(measure "$BIN" bench-loop data/royle-17clue.txt human)
     rm -f "$tmp/$OUT" "$tmp"/o.json
@@ -61,17 +62,17 @@ for i in $(seq "$ROUNDS"); do
     e=$(measure "$LOOP" data/royle-17clue.txt human)
     echo "${d% *}" >>"$tmp/direct"
     echo "${r% *}" >>"$tmp/runner"
-    echo "${e% *}" >>"$tmp/example"
+    echo "${e% *}" >>"$tmp/engine_loop"
     echo "round $i: direct cpu ${d% *} s (wall ${d#* }), runner cpu ${r% *} s (wall ${r#* })," \
         "ratio $(awk -v a="${r% *}" -v b="${d% *}" 'BEGIN { printf "%.3f", a / b }');" \
-        "example ${e% *} s"
+        "engine_loop ${e% *} s"
 done
 md=$(median <"$tmp/direct")
 mr=$(median <"$tmp/runner")
-me=$(median <"$tmp/example")
+me=$(median <"$tmp/engine_loop")
 echo "median: direct $md s, runner $mr s, overhead $(awk -v a="$mr" -v b="$md" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }')" \
     "($(awk -v a="$mr" -v b="$md" 'BEGIN { printf "%.2f", (a - b) / 49151 * 1e6 }') us per row)"
-echo "example binary (other code placement): $me s, runner against it" \
+echo "engine_loop binary (other code placement): $me s, runner against it" \
     "$(awk -v a="$mr" -v b="$me" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }')"
 
 fi
@@ -113,4 +114,4 @@ m1=$(median <"$tmp/t1")
 m2=$(median <"$tmp/t2")
 echo "median: 1 thread $m1 s, 2 threads $m2 s, speed-up $(awk -v a="$m1" -v b="$m2" 'BEGIN { printf "%.2f", a / b }')"
 fi
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 scripts/bench/benchlib.py load-after

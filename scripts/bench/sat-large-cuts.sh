@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Issue 10's large targets on a set, not on one instance: "rk-64x64 .. rk-144x144 each end to
-# end in under 0.3 s" and "225x225 and 400x400 puzzles with 60-80% givens answered by default
-# in under 1 s and 5 s; peak RSS under 2 GB at 400x400".
+# The sat engine's large-grid targets on a set, not on one instance: "rk-64x64 .. rk-144x144
+# each end to end in under 0.3 s" and "225x225 and 400x400 puzzles with 60-80% givens
+# answered by default in under 1 s and 5 s; peak RSS under 2 GB at 400x400".
 #
 #   scripts/bench/sat-large-cuts.sh [TIME_LIMIT] [COUNT] [ENGINE]
 #
@@ -14,7 +14,8 @@
 # puzzle, one after the other. One row per puzzle: status, conflicts, build_s and solve_s
 # from the CSV, and from the process itself (wait4) the wall time, user+system CPU and the
 # peak RSS. On a shared machine the wall time is the process's share of the cores: read CPU
-# beside it, with the load average printed at the start and the end.
+# beside it, with the load average printed at the start and the end. The runs and the table
+# are scripts/bench/sat-large-cuts.py.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 limit=${1:-20}
@@ -37,29 +38,4 @@ for spec in 64:58 64:60 64:61 64:62 225:60 225:65 225:70 225:75 225:80 \
         files+=("$f")
     done
 done
-echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), engine $engine, limit ${limit} s"
-python3 - "$bin" "$engine" "$limit" "$tmp" "${files[@]}" <<'PY'
-import csv, os, subprocess, sys, time
-csv.field_size_limit(1 << 30)
-bin, engine, limit, tmp, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
-print(f"{'instance':28} {'status':>10} {'conflicts':>9} {'build_s':>8} {'solve_s':>8}"
-      f" {'wall_s':>7} {'cpu_s':>7} {'rss_mb':>7}")
-for f in files:
-    args = [bin, "solve", f, "--engine", engine, "--csv", "--time-limit", limit]
-    out_path = os.path.join(tmp, "out.csv")
-    with open(out_path, "w") as out, open(os.path.join(tmp, "err.txt"), "w") as err:
-        start = time.monotonic()
-        p = subprocess.Popen(args, stdout=out, stderr=err)
-        # wait4: this process's own CPU time and peak RSS (ru_maxrss, KiB on Linux).
-        _, status, usage = os.wait4(p.pid, 0)
-        wall = time.monotonic() - start
-        p.returncode = os.waitstatus_to_exitcode(status)
-    with open(out_path) as out:
-        rows = list(csv.DictReader(out))
-    r = rows[0] if rows else {"status": f"exit {p.returncode}"}
-    cpu = usage.ru_utime + usage.ru_stime
-    print(f"{os.path.basename(f):28} {r['status']:>10} {r.get('conflicts', ''):>9}"
-          f" {float(r.get('build_s') or 0):8.3f} {float(r.get('solve_s') or 0):8.3f}"
-          f" {wall:7.2f} {cpu:7.2f} {usage.ru_maxrss / 1024:7.0f}", flush=True)
-PY
-echo "# $(date -u +%FT%TZ) load $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 scripts/bench/sat-large-cuts.py "$engine" "$limit" "$tmp" "${files[@]}"

@@ -10,9 +10,10 @@
 # Sets hold one 9x9 puzzle per line (81 characters, `0` or `.` for an empty cell; `#` lines
 # are skipped). Defaults: 3 rounds of 2 seconds per run on data/royle-17clue.txt,
 # data/magictour-top1465.txt and data/forum-hardest-1106.txt. Each round runs, per set,
-# `run_benchmark -c1 -r0 -n COUNT -s tdoku -t SECS -w 1` (COUNT: the set's puzzles) and `fast_bench solver SET SECS` (the solver
-# called in a direct library loop, as tdoku's harness calls its solver). The median of the
-# rounds is printed with the ratio fast / tdoku (>= 1.0: fast is faster).
+# `run_benchmark -c1 -r0 -n COUNT -s tdoku -t SECS -w 1` (COUNT: the set's puzzles) and
+# `fast_bench solver SET SECS` (benches/fast_bench.rs: the solver called in a direct library
+# loop, as tdoku's harness calls its solver). The median of the rounds is printed with the
+# ratio fast / tdoku (>= 1.0: fast is faster).
 #
 # tdoku is built outside the repository by ../shared/peers/tdoku/build.sh (cmake and g++,
 # `-O3 -march=native`) into $TDOKU_BUILD (default /tmp/tdoku-build); TDOKU_SRC overrides
@@ -40,10 +41,9 @@ case "$(realpath -m "$build")/" in
 esac
 [ -x "$build/run_benchmark" ] || bash "$src/build.sh" "$build" >&2
 tdoku="$build/run_benchmark"
-cargo build --release --quiet --example fast_bench
-fast=${CARGO_TARGET_DIR:-target}/release/examples/fast_bench
+fast=$(python3 scripts/bench/benchlib.py build-bench fast_bench)
 
-echo "# $(date -u +%FT%TZ) $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), load $(cut -d' ' -f1-3 /proc/loadavg); $rounds rounds x ${secs} s; count to 2, one thread"
+python3 scripts/bench/benchlib.py header "$rounds rounds x ${secs} s; count to 2, one thread"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for ((r = 1; r <= rounds; r++)); do
@@ -62,11 +62,11 @@ printf '%-24s %14s %14s %14s %9s\n' set "tdoku (wall)" "fast (wall)" "fast (CPU)
 for set in "${sets[@]}"; do
     name=$(basename "$set" .txt)
     sudolab_rates() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$out/$name.fast"; }
-    med() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+    med() { python3 scripts/bench/benchlib.py median; }
     t=$(cut -d, -f6 "$out/$name.tdoku" | med)
     fw=$(sudolab_rates rate_wall | med)
     fc=$(sudolab_rates rate_cpu | med)
     awk -v n="$name" -v t="$t" -v fw="$fw" -v fc="$fc" \
         'BEGIN { printf "%-24s %12.0f/s %12.0f/s %12.0f/s %8.2fx\n", n, t, fw, fc, fw / t }'
 done
-echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg); ratio = fast (wall) / tdoku (wall), medians of the rounds"
+python3 scripts/bench/benchlib.py load-after "ratio = fast (wall) / tdoku (wall), medians of the rounds"

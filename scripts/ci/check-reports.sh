@@ -11,7 +11,7 @@
 # - when its facts line counts one run or more: at least one chart (<svg> or <img>), and as
 #   many captions as figures;
 # - the screenshot exists, is at least 200x200 pixels, at least 1% of its pixels are not
-#   white and it has at least 6 colours (examples/png_check.rs).
+#   white and it has at least 6 colours (tests/png_check.rs, a test program that takes a file).
 # Prints one line per report; exits 1 if any report fails (the line names it and says why),
 # 2 on a usage error.
 set -euo pipefail
@@ -30,12 +30,11 @@ if [ ${#reports[@]} -eq 0 ]; then
     exit 0
 fi
 
-(cd "$root" && cargo build --release --locked --quiet --example png_check)
-# Where cargo put it: $CARGO_TARGET_DIR (relative to the repository, as for the build above)
-# when set, else target/.
-target_dir=${CARGO_TARGET_DIR:-target}
-case $target_dir in /*) ;; *) target_dir=$root/$target_dir ;; esac
-png_check=$target_dir/release/examples/png_check
+# The screenshot check, built as the test program it is; cargo names the executable it built
+# (under target/release/deps/, with a hash) in its JSON messages.
+png_check=$(cd "$root" && cargo test --release --locked --quiet --no-run --test png_check \
+    --message-format=json | sed -n 's/.*"executable":"\([^"]*png_check[^"]*\)".*/\1/p' | tail -n 1)
+[ -x "$png_check" ] || { echo "check-reports: could not build tests/png_check.rs" >&2; exit 2; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-reports.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

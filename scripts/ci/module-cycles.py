@@ -13,13 +13,23 @@ to the deepest module the path names. Two graphs are checked:
   out (a `mod.rs` declares and re-exports its children, and children use their parent's
   items; that is the module tree, not a cycle), which catches siblings importing each other.
 
+The layers keep their order as well (LAYER_RULES): `records` imports neither `experiment`,
+`plot` nor `cli`, and `plot` neither `experiment` nor `cli`; each such path is printed.
+
 Exit status 1 when either graph has a cycle (each strongly connected component of more than
-one module is printed), 0 otherwise.
+one module is printed) or a layer rule is broken, 0 otherwise.
 """
 
 import os
 import re
 import sys
+
+
+# Top-level modules that must not name others (as in tests/module_cycles.rs).
+LAYER_RULES = {
+    "records": ("experiment", "plot", "cli"),
+    "plot": ("experiment", "cli"),
+}
 
 
 def module_of(path, src):
@@ -148,6 +158,7 @@ def main():
     modules = set(files)
     # Inline `mod tests { ... }` blocks are part of their file's module here.
     edges = {}
+    layer_breaks = []
     for here, p in files.items():
         with open(p, encoding="utf-8") as f:
             text = strip(f.read())
@@ -157,6 +168,9 @@ def main():
             target = resolve(path, here, modules)
             if target is not None and target != here:
                 edges.setdefault(here, set()).add(target)
+            banned = LAYER_RULES.get(here[0] if here else "", ())
+            if target and target[0] in banned:
+                layer_breaks.append(f"{os.path.relpath(p, src)}: {path} (names {target[0]})")
 
     top = {}
     for a, targets in edges.items():
@@ -191,6 +205,9 @@ def main():
             for b in sorted(tree.get(a, ())):
                 if b in comp:
                     print(f"  {name(a)} -> {name(b)}")
+    for line in sorted(set(layer_breaks)):
+        bad = True
+        print("import against the layers: " + line)
     if not bad:
         print(f"no import cycles among {len(modules)} modules")
     return 1 if bad else 0

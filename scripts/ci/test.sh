@@ -47,6 +47,16 @@ fi
 
 cargo test --release --locked
 
+# The library examples: `cargo test` builds them; each also runs here (and checks its own
+# answer), in a scratch directory so that what one writes stays out of the repository.
+root=$(pwd)
+examples_dir=$(mktemp -d)
+for example in examples/*.rs; do
+    (cd "$examples_dir" && cargo run --manifest-path "$root/Cargo.toml" --release --locked \
+        --quiet --example "$(basename "$example" .rs)" >/dev/null)
+done
+rm -rf "$examples_dir"
+
 # The committed HTML reports, rendered in a real browser (Debian's headless chromium, which
 # scripts/ci/render-report.sh apt-gets quietly if it is missing; it says how long that took).
 if command -v chromium >/dev/null 2>&1 || { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }; then

@@ -2,13 +2,13 @@
 //! formula ([`super::canonical`]), whatever encoding the solver ran on.
 //!
 //! The steps, for a puzzle `P` with canonical formula `F`:
-//! 1. Encode `P` with the chosen encoding `E` (any of [`CnfEncoding`], any [`Amo`]), keeping
+//! 1. Encode `P` with the chosen encoding `E` (any of [`CnfEncoding`](crate::cnf::CnfEncoding), any [`Amo`](crate::cnf::Amo)), keeping
 //!    the deductions made before encoding (`reduced`: singles, locked candidates, probing) as
 //!    lemmas over the canonical variables ([`Scratch::keep_deductions`]; each is RUP against
 //!    `F` and the lemmas before it: `crate::cnf::singles` says why for each rule).
 //! 2. Justify `E`'s auxiliary variables (at-most-one encodings other than pairwise). Each
 //!    auxiliary variable `a` of an at-most-one group `X` is first *defined* as the OR of the
-//!    members of `X` that make it true ([`aux_lemmas`]): `(a -x)` for each such `x`, then
+//!    members of `X` that make it true (`aux_lemmas`): `(a -x)` for each such `x`, then
 //!    `(-a x...)`. These are RAT lemmas on their first literal, the standard way to
 //!    introduce a fresh variable by definition (extended resolution: G. S. Tseitin, "On the
 //!    complexity of derivation in propositional calculus", 1968; RAT: M. Järvisalo, M. Heule

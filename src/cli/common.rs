@@ -3,11 +3,11 @@
 //! subcommand modules import from here, never from each other.
 
 use crate::cnf::{Amo, CnfEncoding, CnfOptions, GivensMode};
-use crate::experiment::record::read_rows;
-use crate::experiment::Record;
 use crate::puzzle::{
     parse_box, read_file, Alphabet, Format, OutputFormat, ReadOptions, SourcedPuzzle,
 };
+use crate::records::reader::read_rows;
+use crate::records::Record;
 use anyhow::anyhow;
 use clap::{Args, ValueEnum};
 use std::collections::HashMap;

@@ -153,7 +153,7 @@ fn abouts(metadata: &[serde_json::Value], given: Option<&ExperimentFile>) -> Vec
 fn sidecars(paths: &[PathBuf]) -> anyhow::Result<Vec<serde_json::Value>> {
     let mut out = Vec::new();
     for p in paths {
-        let json = crate::experiment::sidecar::sidecar_path(p);
+        let json = crate::records::sidecar::sidecar_path(p);
         if !json.is_file() {
             continue;
         }

@@ -9,7 +9,7 @@ use crate::cnf::{
 use crate::exact_cover::sudoku::cover_size;
 use crate::exact_cover::{
     decode_named, read_dlx1_until, side_from_names, solve_exact_cover, solve_exact_cover_pre,
-    write_dlx1, SudokuCover,
+    write_dlx1, ExactCover, SudokuCover,
 };
 use crate::puzzle::{
     default_box, write_grid, write_grid_with_layout, Geometry, OutputFormat, Puzzle,
@@ -254,9 +254,33 @@ fn write_exact_cover(puzzle: &Puzzle, out: &mut dyn Write) -> anyhow::Result<()>
             .to_string(),
         "option <cell> <houses...> = place a digit in a cell".to_string(),
     ];
-    let refs: Vec<&str> = comments.iter().map(String::as_str).collect();
-    write_dlx1(m.cover(), &refs, out)?;
+    let mut refs: Vec<&str> = comments.iter().map(String::as_str).collect();
+    if m.cover().items() > 0 {
+        write_dlx1(m.cover(), &refs, out)?;
+    } else {
+        // Every cell given without a clash: no item is left, and the dlx1 format needs one.
+        // The full matrix restricted to the givens' options has the same single solution.
+        refs.push("every cell is given: the options are the givens, its one solution");
+        write_dlx1(&givens_only(puzzle), &refs, out)?;
+    }
     Ok(())
+}
+
+/// The full exact-cover matrix of `puzzle`'s geometry with only the givens' options.
+fn givens_only(puzzle: &Puzzle) -> ExactCover {
+    let full = SudokuCover::full(puzzle.geometry());
+    let x = full.cover();
+    let n = full.n();
+    let (primary, secondary) = x.names().split_at(x.primary_items());
+    let mut cover = ExactCover::new(primary, secondary).expect("the full matrix's names");
+    for (cell, &d) in puzzle.givens().iter().enumerate() {
+        if d != 0 {
+            cover
+                .add_option(x.option(cell * n + d as usize - 1).iter().copied())
+                .expect("an option of the full matrix");
+        }
+    }
+    cover
 }
 
 #[derive(Args, Debug)]

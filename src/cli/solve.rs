@@ -2,19 +2,21 @@
 
 use super::common::{parse_seconds, whole, CnfArgs, InputArgs, OutputArg};
 use crate::engines::{self, EngineSpec, Limits, Outcome};
-use crate::experiment::record::{count_cells, push_field_bytes, secs, write_counts, COUNT_COLUMNS};
 use crate::puzzle::{
     write_grid, write_grid_with_layout, write_killer_grid, write_puzzlekit, OutputFormat, Puzzle,
     PuzzlekitEntry,
 };
+use crate::records::record::{count_cells, COUNTS, COUNT_COLUMNS};
+use crate::records::writer::{push_field_bytes, secs, write_counts};
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Columns of `solve --csv`, in order. A contract: experiment tooling reads them by name.
-pub const CSV_COLUMNS: &[&str] = &[
+/// Columns of `solve --csv` before the counts: its own (`source`, `index`, `name`), then
+/// columns of `run`'s records, of the same name and meaning.
+const CSV_BEFORE_COUNTS: [&str; 11] = [
     "source",
     "index",
     "name",
@@ -26,27 +28,31 @@ pub const CSV_COLUMNS: &[&str] = &[
     "engine_options",
     "status",
     "solutions",
-    "nodes",
-    "guesses",
-    "backtracks",
-    "max_live",
-    "updates",
-    "decisions",
-    "conflicts",
-    "propagations",
-    "vars",
-    "clauses",
-    "literals",
-    "items",
-    "options",
-    "ones",
-    "counters",
-    "build_s",
-    "solve_s",
-    "wall_s",
-    "solution",
-    "note",
 ];
+
+/// Columns of `solve --csv` after the counts: `run`'s, then its own `solution`, then `note`.
+const CSV_AFTER_COUNTS: [&str; 6] = [
+    "counters", "build_s", "solve_s", "wall_s", "solution", "note",
+];
+
+/// Columns of `solve --csv`, in order: the count columns of `run`'s records
+/// ([`COUNT_COLUMNS`]) between the others. A contract: experiment tooling reads them by name.
+pub const CSV_COLUMNS: [&str; CSV_BEFORE_COUNTS.len() + COUNTS + CSV_AFTER_COUNTS.len()] = {
+    let mut out = [""; CSV_BEFORE_COUNTS.len() + COUNTS + CSV_AFTER_COUNTS.len()];
+    let mut i = 0;
+    while i < out.len() {
+        let (before, counts) = (CSV_BEFORE_COUNTS.len(), COUNTS);
+        out[i] = if i < before {
+            CSV_BEFORE_COUNTS[i]
+        } else if i < before + counts {
+            COUNT_COLUMNS[i - before]
+        } else {
+            CSV_AFTER_COUNTS[i - before - counts]
+        };
+        i += 1;
+    }
+    out
+};
 
 #[derive(Args, Debug)]
 #[command(after_long_help = super::engines_cmd::describe_engines())]
@@ -403,10 +409,31 @@ impl Row<'_> {
 mod tests {
     use super::*;
 
+    /// The header is a contract: byte for byte what it was when `solve --csv` gained the
+    /// columns it has.
     #[test]
-    fn solve_csv_counts_are_runs_count_columns() {
+    fn solve_csv_header_is_unchanged() {
+        assert_eq!(
+            CSV_COLUMNS.join(","),
+            "source,index,name,size,box,variant,clues,engine,engine_options,status,solutions,\
+             nodes,guesses,backtracks,max_live,updates,decisions,conflicts,propagations,vars,\
+             clauses,literals,items,options,ones,counters,build_s,solve_s,wall_s,solution,note"
+        );
+    }
+
+    /// Every column but `solve`'s own is a column of `run`'s records, so the two commands
+    /// name one thing alike.
+    #[test]
+    fn solve_csv_columns_are_run_columns() {
+        let own = ["source", "index", "name", "solution"];
+        for c in CSV_COLUMNS {
+            assert!(
+                own.contains(&c) || crate::records::COLUMNS.contains(&c),
+                "{c}"
+            );
+        }
         let at = CSV_COLUMNS.iter().position(|&c| c == "nodes").unwrap();
-        assert_eq!(CSV_COLUMNS[at..at + 14], COUNT_COLUMNS);
-        assert_eq!(CSV_COLUMNS[at + 14], "counters");
+        assert_eq!(CSV_COLUMNS[at..at + COUNTS], COUNT_COLUMNS);
+        assert_eq!(CSV_COLUMNS[at + COUNTS], "counters");
     }
 }

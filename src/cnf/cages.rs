@@ -51,7 +51,7 @@
 //! false literals are deleted. An empty clause left makes the formula unsatisfiable.
 
 use super::amo::{at_most_one, Amo, ClauseOut};
-use crate::puzzle::{Cage, Geometry};
+use crate::puzzle::{for_each_digit_set, Cage, Geometry};
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
@@ -217,42 +217,26 @@ fn in_one_house(g: &Geometry, cells: &[usize]) -> bool {
         .any(|h| cells.iter().all(|&c| g.houses_of(c).contains(h)))
 }
 
-/// The sets of `k` distinct digits of `1..=n` adding up to `s`, as bitmasks (bit `d - 1`).
-fn digit_sets(k: usize, n: usize, s: usize) -> Vec<u64> {
-    fn go(next: usize, k: usize, n: usize, s: usize, mask: u64, out: &mut Vec<u64>) {
-        if k == 0 {
-            if s == 0 {
-                out.push(mask);
-            }
-            return;
-        }
-        for d in next..=n {
-            if d > s {
-                break;
-            }
-            go(d + 1, k - 1, n, s - d, mask | 1u64 << (d - 1), out);
-        }
-    }
-    let mut out = Vec::new();
-    go(1, k, n, s, 0, &mut out);
-    out
-}
-
 /// `sum=combinations` for one cage: `y[i * n + d - 1]` is `y(i, d)`.
 fn combinations(y: &[i32], n: usize, s: usize, amo: Amo, out: &mut dyn ClauseOut) {
     let k = y.len() / n;
     // A set is possible when each of its digits has a cell where it is not ruled out.
     let possible = |d: usize| (0..k).any(|i| y[i * n + d - 1] != -TRUE);
-    let sets: Vec<u64> = digit_sets(k, n, s)
-        .into_iter()
-        .filter(|&m| (1..=n).all(|d| m >> (d - 1) & 1 == 0 || possible(d)))
-        .collect();
+    // Each set as `n + 1` flags, `set[d]` for digit `d`, one after the other.
+    let mut sets: Vec<bool> = Vec::new();
+    for_each_digit_set(n, k, s as u32, &[], &mut |set| {
+        if (1..=n).all(|d| !set[d] || possible(d)) {
+            sets.extend_from_slice(set);
+        }
+        true
+    });
+    let sets: Vec<&[bool]> = sets.chunks(n + 1).collect();
     let sel: Vec<i32> = sets.iter().map(|_| out.new_var()).collect();
     out.clause(&sel);
     at_most_one(amo.for_group(sel.len()), &sel, out);
     let mut clause = Vec::new();
-    for (&m, &t) in sets.iter().zip(&sel) {
-        for d in (1..=n).filter(|&d| m >> (d - 1) & 1 == 1) {
+    for (set, &t) in sets.iter().zip(&sel) {
+        for d in (1..=n).filter(|&d| set[d]) {
             clause.clear();
             clause.push(-t);
             clause.extend((0..k).map(|i| y[i * n + d - 1]));
@@ -266,7 +250,7 @@ fn combinations(y: &[i32], n: usize, s: usize, amo: Amo, out: &mut dyn ClauseOut
             clause.extend(
                 sets.iter()
                     .zip(&sel)
-                    .filter(|(&m, _)| m >> (d - 1) & 1 == 1)
+                    .filter(|(set, _)| set[d])
                     .map(|(_, &t)| t),
             );
             out.clause(&clause);
@@ -626,15 +610,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn digit_sets_of_killer_cages() {
-        // 9x9: two cells adding up to 3 is {1,2} only; three cells to 15 has 8 sets.
-        assert_eq!(digit_sets(2, 9, 3), vec![0b11]);
-        assert_eq!(digit_sets(3, 9, 15).len(), 8);
-        assert_eq!(digit_sets(9, 9, 45).len(), 1);
-        assert!(digit_sets(2, 9, 18).is_empty());
     }
 
     #[test]

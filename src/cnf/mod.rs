@@ -71,6 +71,27 @@
 //!
 //! The `sat` engine ([`crate::engines::sat`]) puts these together: encode, solve, decode,
 //! block the grid, solve again up to the solution cap.
+//!
+//! # Example
+//!
+//! Encode a puzzle with one of the encodings and write it in DIMACS CNF, for any solver:
+//!
+//! ```
+//! use sudolab::cnf::{encode, write_dimacs, CnfEncoding, CnfOptions};
+//! use sudolab::puzzle::{read_str, ReadOptions};
+//!
+//! let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+//! let (_, puzzles) = read_str(line, "example", &ReadOptions::default())?;
+//! let puzzle = &puzzles[0].puzzle;
+//! let options = CnfOptions { encoding: CnfEncoding::Extended, ..CnfOptions::default() };
+//! let cnf = encode(puzzle, &options);
+//! let mut dimacs = Vec::new();
+//! write_dimacs(&cnf, &mut dimacs)?;
+//! let text = String::from_utf8(dimacs)?;
+//! let header = text.lines().find(|l| l.starts_with("p cnf")).unwrap();
+//! assert_eq!(header, format!("p cnf {} {}", cnf.num_vars, cnf.clauses.len()));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod amo;
 pub mod backend;

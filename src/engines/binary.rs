@@ -58,7 +58,7 @@
 //! is one more rule, and a value is possible in a cage cell only if it belongs to a feasible
 //! combination of the cage: distinct digits, none already placed in the cage, adding up to
 //! what the cage's sum has left, each empty cell of the cage having one of them (the step
-//! of [`cage_rules`](super::cage_rules) restricted to cages: no innies/outies, no placing of
+//! of `cage_rules` restricted to cages: no innies/outies, no placing of
 //! required digits, which would go past the source's naked singles). Step 1 then alternates
 //! the naked singles with one pass over the cages until neither changes anything; a cage
 //! with no feasible combination blocks the node, and a complete board passes the cages once

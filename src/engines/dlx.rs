@@ -15,7 +15,7 @@
 //! through levels that have no untried option left, since the next puzzle starts afresh
 //! anyway. So a puzzle's answer and counts never depend on what was solved before, and they
 //! are exactly those of DLX1 (`tests/dlx_counts.rs` checks them against counts recorded
-//! before this way of starting and ending was introduced).
+//! by an implementation without the struct-of-arrays links, `tests/data/dlx-counts.txt`).
 //!
 //! Counters (see `algorithm_x` for the exact definitions): `nodes` = DLX1's nodes (levels
 //! entered); `updates` = DLX1's updates, not counting the covers of the givens (so they equal
@@ -26,7 +26,7 @@
 //! givens are covered, i.e. of the puzzle's own matrix. `build` = linking the matrix (first
 //! puzzle of a geometry only), [`Links::start`] and covering the givens; `solve` = the search.
 //!
-//! Option `pre=true` runs Knuth's DLX-PRE option elimination ([`crate::exact_cover::preprocess`])
+//! Option `pre=true` runs Knuth's DLX-PRE option elimination ([`preprocess`](fn@crate::exact_cover::preprocess))
 //! on the puzzle's own matrix before the search, and searches the reduced matrix, linked
 //! afresh for the puzzle. `build` is then building the puzzle's matrix; `solve` the
 //! preprocessing and the search. Counters `pre_removed` (options eliminated) and `pre_rounds`

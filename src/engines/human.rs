@@ -60,7 +60,7 @@
 //! # Cages (killer sudoku): an extension, not the source's method
 //!
 //! The source knows no cages. With cages, the loop gains one step between the fillers and the
-//! Guess Filler, the cage step of [`cage_rules`](super::cage_rules) (its module doc states it
+//! Guess Filler, the cage step of `cage_rules` (its module doc states it
 //! precisely): when steps 1 and 2 stall, every sum rule is applied once, in order: the
 //! cages, then the innie/outie remainders of the rows, columns, boxes and their runs (the
 //! "rule of 45"). A rule keeps in each of its empty cells only the digits of its feasible

@@ -12,6 +12,28 @@
 //!   them report them as a named counter.
 //!
 //! Adding an engine = one module and one line in [`ENGINES`].
+//!
+//! # Example
+//!
+//! Make an engine from the registry by name and options (as `--engine` spells them), and
+//! run it under limits: here, count up to two solutions to prove the answer unique.
+//!
+//! ```
+//! use sudolab::engines::{self, EngineSpec, Limits, Status};
+//! use sudolab::puzzle::{read_str, ReadOptions};
+//!
+//! let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+//! let (_, puzzles) = read_str(line, "example", &ReadOptions::default())?;
+//! let puzzle = &puzzles[0].puzzle;
+//! let spec: EngineSpec = "gac:branch=domwdeg".parse()?;
+//! let mut engine = engines::make(&spec.name, &spec.options)?;
+//! let limits = Limits { max_solutions: 2, ..Limits::default() };
+//! let outcome = engines::run(engine.as_mut(), puzzle, &limits);
+//! assert_eq!((outcome.status, outcome.count), (Status::Unique, 1));
+//! assert!(puzzle.check_solution(&outcome.solutions[0]).is_ok());
+//! println!("{} nodes", outcome.stats.nodes);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod backtrack;
 pub mod binary;

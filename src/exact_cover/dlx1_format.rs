@@ -89,7 +89,7 @@ pub fn read_dlx1(text: &str) -> Result<ExactCover, Dlx1Error> {
 /// Option lines read between two reads of the clock in [`read_dlx1_until`].
 const LINES_PER_CLOCK_READ: usize = 4096;
 
-/// [`read_dlx1`] that reads the clock every [`LINES_PER_CLOCK_READ`] lines and gives up
+/// [`read_dlx1`] that reads the clock every `LINES_PER_CLOCK_READ` lines and gives up
 /// (`Ok(None)`) once `deadline` has passed: the matrix of an empty 128x128 grid is 62 MB and
 /// takes about a second to read, which a time limit covers.
 pub fn read_dlx1_until(

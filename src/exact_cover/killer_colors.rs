@@ -37,7 +37,7 @@
 
 use super::colors::ColorCover;
 use super::killer::{CellItems, TooManyOptions};
-use crate::puzzle::{sum_range, Puzzle};
+use crate::puzzle::{for_each_digit_set, Puzzle};
 
 /// Colour code of `C.d:1` (digit `d` is in the cage's set).
 pub const IN: u32 = 1;
@@ -78,13 +78,12 @@ impl KillerColors {
             given[0] = false;
             let mut digits = vec![false; n + 1];
             let before = sets;
-            let mut set = vec![false; n + 1];
             let mut add = |set: &[bool]| {
                 sets += 1;
                 digits.iter_mut().zip(set).for_each(|(u, &s)| *u |= s);
                 sets < max_options
             };
-            if !digit_sets(1, cage.len(), cage.sum(), &given, &mut set, &mut add) {
+            if !for_each_digit_set(n, cage.len(), cage.sum(), &given, &mut add) {
                 return Err(TooManyOptions {
                     bound: max_options,
                     cage: k + 1,
@@ -97,8 +96,7 @@ impl KillerColors {
         let mut option: Vec<(u32, u32)> = Vec::new();
         let mut placements = Vec::new();
         for (k, cage) in cages.iter().enumerate() {
-            let mut set = vec![false; n + 1];
-            digit_sets(1, cage.len(), cage.sum(), &must[k], &mut set, &mut |set| {
+            for_each_digit_set(n, cage.len(), cage.sum(), &must[k], &mut |set| {
                 option.clear();
                 option.push((k as u32, 0));
                 for d in 1..=n as u16 {
@@ -150,84 +148,11 @@ impl KillerColors {
     }
 }
 
-/// Calls `emit` with every set (`set[d]` for `d` in `1..set.len()`) that adds `left` more
-/// digits of `d..set.len()` to `set`, summing to `sum`, with every digit of `must` from `d`
-/// on; stops when `emit` returns false (and returns false then).
-fn digit_sets(
-    d: usize,
-    left: usize,
-    sum: u32,
-    must: &[bool],
-    set: &mut [bool],
-    emit: &mut dyn FnMut(&[bool]) -> bool,
-) -> bool {
-    if left == 0 {
-        return sum != 0 || must[d..].iter().any(|&m| m) || emit(set);
-    }
-    // `left` distinct digits of `d..=n` add up to between these.
-    let n = set.len() - 1;
-    let Some((least, most)) = sum_range(left, n + 1 - d) else {
-        return true;
-    };
-    let shift = (left * (d - 1)) as u32;
-    if !(least + shift..=most + shift).contains(&sum) {
-        return true;
-    }
-    set[d] = true;
-    let go_on = digit_sets(d + 1, left - 1, sum - d as u32, must, set, emit);
-    set[d] = false;
-    go_on && (must[d] || digit_sets(d + 1, left, sum, must, set, emit))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::puzzle::Geometry;
     use std::sync::Arc;
-
-    fn sets(k: usize, sum: u32, n: usize, must: &[usize]) -> Vec<Vec<usize>> {
-        let mut m = vec![false; n + 1];
-        for &d in must {
-            m[d] = true;
-        }
-        let mut out = Vec::new();
-        let mut set = vec![false; n + 1];
-        digit_sets(1, k, sum, &m, &mut set, &mut |s| {
-            out.push((1..=n).filter(|&d| s[d]).collect());
-            true
-        });
-        out
-    }
-
-    #[test]
-    fn digit_sets_are_those_of_the_sum() {
-        assert_eq!(sets(2, 3, 9, &[]), [[1, 2]]);
-        assert_eq!(sets(2, 10, 9, &[]), [[1, 9], [2, 8], [3, 7], [4, 6]]);
-        assert_eq!(sets(2, 10, 9, &[7]), [[3, 7]]);
-        assert_eq!(sets(3, 15, 9, &[]).len(), 8);
-        assert_eq!(sets(9, 45, 9, &[]).len(), 1);
-        assert_eq!(sets(4, 10, 4, &[]).len(), 1);
-        assert!(sets(2, 18, 9, &[]).is_empty());
-        // Against a brute force over all subsets, with and without a digit that must be in.
-        for n in [4, 6, 9] {
-            let digits = |m: u32| (1..=n).filter(move |d| m >> (d - 1) & 1 == 1);
-            for k in 1..=n {
-                for sum in 1..=(n * (n + 1) / 2) as u32 {
-                    for must in [None, Some(3)] {
-                        let want: Vec<Vec<usize>> = (0u32..1 << n)
-                            .filter(|&m| m.count_ones() as usize == k)
-                            .filter(|&m| digits(m).sum::<usize>() as u32 == sum)
-                            .filter(|&m| must.map_or(true, |d| m >> (d - 1) & 1 == 1))
-                            .map(|m| digits(m).collect())
-                            .collect();
-                        let mut got = sets(k, sum, n, must.as_slice());
-                        got.sort_by_key(|s| s.iter().map(|d| 1u32 << (d - 1)).sum::<u32>());
-                        assert_eq!(got, want, "{n} {k} {sum} {must:?}");
-                    }
-                }
-            }
-        }
-    }
 
     #[test]
     fn a_cage_has_one_option_per_digit_set() {

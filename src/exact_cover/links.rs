@@ -48,7 +48,7 @@
 //! counts the same.
 //!
 //! When every option has the same 4 items in fixed places (every Sudoku matrix without extra
-//! houses: cell, row, column, box; [`Core::width`]), the search hides an option by unrolled
+//! houses: cell, row, column, box; `Core::width`), the search hides an option by unrolled
 //! code whose addresses are computed from the node's place in its option, with no
 //! end-of-option test, and the covers of an option's other items take each item's place
 //! from the option instead of reading it from the item's header. The nodes hidden and their

@@ -7,6 +7,30 @@
 //!
 //! Sources: D. E. Knuth, "Dancing Links" (2000), arXiv cs/0011047; Knuth's programs DLX1 and
 //! DLX2 and *The Art of Computer Programming* 7.2.2.1. Each file cites what it follows.
+//!
+//! # Example
+//!
+//! Build a puzzle's exact-cover matrix (cells and house-digit pairs as items, placements
+//! as options, the givens' items covered) and solve it with dancing links:
+//!
+//! ```
+//! use sudolab::engines::{Limits, Status};
+//! use sudolab::exact_cover::{solve_exact_cover, SudokuCover};
+//! use sudolab::puzzle::{read_str, ReadOptions};
+//!
+//! let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+//! let (_, puzzles) = read_str(line, "example", &ReadOptions::default())?;
+//! let puzzle = &puzzles[0].puzzle;
+//! let matrix = SudokuCover::for_puzzle(puzzle);
+//! let cover = matrix.cover();
+//! assert_eq!(cover.primary_items(), 4 * (81 - 30));
+//! let limits = Limits { max_solutions: 2, ..Limits::default() };
+//! let outcome = solve_exact_cover(cover, &limits);
+//! assert_eq!((outcome.status, outcome.count), (Status::Unique, 1));
+//! let grid = matrix.grid(&outcome.solutions[0]);
+//! assert!(puzzle.check_solution(&grid).is_ok());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod algorithm_x;
 pub mod colors;

@@ -6,7 +6,7 @@
 //! `c` an item such that every option containing `p` also contains `c`, then every option
 //! that contains `c` but not `p` can be deleted*, "for we'll need to cover `p`, and then `c`
 //! will automatically be covered too". DLX-PRE applies it (with a more general rule) once, to
-//! the input, and so does [`super::preprocess`] (`dlx:pre=true`). Here it is applied inside
+//! the input, and so does [`preprocess`](fn@super::preprocess) (`dlx:pre=true`). Here it is applied inside
 //! the search, to the problem left at the root and after every option the search chooses:
 //! that problem is itself an exact-cover problem (the covered items and the options hidden
 //! with them are gone), so the same argument removes only options that are in none of its
@@ -32,7 +32,7 @@
 //! covered items' lists, where the hidden options stay). For each queued active primary item
 //! `p` of length two or more, the items common to all its options are found (the first
 //! option's items, filtered by each further option); for each such item `c`, the options of
-//! `c` without `p` are removed from every list they are in ([`Core::remove_option`]) and
+//! `c` without `p` are removed from every list they are in (`Core::remove_option`) and
 //! pushed on a trail, and the items of the removed options are queued in turn. The queue
 //! runs to a fixpoint, or stops as soon as a primary item has no option left (the next level
 //! is then a dead end, counted as DLX1 counts one). Only items whose lists shrank can newly

@@ -76,7 +76,7 @@ fn cover_outcome(
 }
 
 /// [`solve_exact_cover`] after Knuth's DLX-PRE option elimination
-/// ([`super::preprocess`]): the search runs on the reduced problem and the solutions are
+/// ([`preprocess`](fn@super::preprocess)): the search runs on the reduced problem and the solutions are
 /// given in `x`'s option numbers. `build` is 0; `solve` covers the preprocessing, linking the
 /// reduced problem and the search (the preprocessing alone is in `pre`). `nodes` and
 /// `updates` are the search's on the reduced problem; `options` / `ones` those of `x` as

@@ -4,7 +4,7 @@
 //! [`engines::run`] (solutions checked, up to two, default limits: as the runner's jobs) and
 //! counts each status.
 //!
-//! It is reached two ways: `examples/engine_loop.rs`, and the hidden `sudolab bench-loop
+//! It is reached two ways: `benches/engine_loop.rs`, and the hidden `sudolab bench-loop
 //! FILE ENGINE`, which the benchmark times. In the `sudolab` binary the engine's machine code
 //! sits at the same addresses for the loop and for `sudolab run`; two binaries place the
 //! same code differently, which moves the bare loop's CPU time by 2-4% between builds, as

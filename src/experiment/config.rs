@@ -46,13 +46,13 @@
 //! metrics of its kind and the file's labels and dataset names (`x.toml:30:5: charts[1].x: no
 //! configuration ...`), not only when it is drawn after the last job.
 //!
-//! The file's fingerprint is the FNV-1a hash of its text ([`super::record::fnv1a`]): `--resume`
+//! The file's fingerprint is the FNV-1a hash of its text ([`crate::records::record::fnv1a`]): `--resume`
 //! and `merge` refuse to combine rows of different experiment texts.
 
-use super::chart_spec::ChartSpec;
-use super::record::fnv1a;
 use crate::engines::{Engine, EngineSpec, Limits, DEFAULT_MAX_LIVE};
+use crate::plot::ChartSpec;
 use crate::puzzle::{Alphabet, Format, ReadOptions};
+use crate::records::record::fnv1a;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

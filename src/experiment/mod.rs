@@ -1,24 +1,17 @@
 //! Experiments: puzzle sets x engine configurations x repetitions, run with limits, one CSV
-//! row per run ([`record`]), summarised per configuration ([`summary`]).
+//! row per run ([`crate::records`]), summarised per configuration
+//! ([`crate::records::summary`]).
 //!
 //! An experiment is a TOML file ([`config`]) expanded into numbered jobs ([`jobs`]), run by
 //! [`runner`] on several threads with a watchdog, written as CSV rows plus a JSON sidecar of
-//! metadata ([`sidecar`]); shards of one experiment run apart are joined by [`merge`].
+//! metadata ([`crate::records::sidecar`]); shards of one experiment run apart are joined by
+//! [`crate::records::merge`].
 //!
 //! Conventions follow the SAT-competition practice: per-run CPU time beside wall time, a
 //! per-run time limit, PAR-2 scoring, the median of repeated runs, machine metadata saved
 //! beside the results.
 
 pub mod baseline;
-pub mod chart_spec;
 pub mod config;
 pub mod jobs;
-pub mod merge;
-pub mod record;
-pub mod rowfile;
 pub mod runner;
-pub mod sidecar;
-pub mod summary;
-
-pub use record::{puzzle_text, read_records, Record, RunKey, COLUMNS};
-pub use summary::{format_table, summarize, SummaryLine};

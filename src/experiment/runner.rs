@@ -31,9 +31,9 @@
 //! a row with status `error` and the reason in `note`, and the run goes on.
 //!
 //! **Output.** Rows are appended in the order jobs finish, to a plain CSV or, for a path
-//! ending in `.gz`, to a gzip file of one member per write ([`super::rowfile`]). A worker
+//! ending in `.gz`, to a gzip file of one member per write ([`crate::records::rowfile`]). A worker
 //! formats its row as soon as the job ends, into its own reused buffer
-//! ([`record::write_row`]: what is known in advance is prepared once per dataset and per
+//! ([`writer::write_row`]: what is known in advance is prepared once per dataset and per
 //! configuration, nothing is kept per puzzle), and appends it to the pending rows under a
 //! short lock. The pending rows are
 //! written with one `write` (one gzip member):
@@ -68,22 +68,24 @@
 //! uninterrupted run (timings aside). `--resume` on a missing output simply starts it, so a
 //! batch script can always pass it.
 //!
-//! **Afterwards.** The sidecar ([`super::sidecar`]) is written at the start and the end (and
+//! **Afterwards.** The sidecar ([`crate::records::sidecar`]) is written at the start and the end (and
 //! when a run is interrupted: its session then has `interrupted_by`); the summary of every row
 //! of the output (a resumed run summarises all of it) is returned for the CLI to print, with
 //! the experiment's chart specs and the sidecar: `sudolab run` then draws the charts and the
 //! HTML report next to the output (`crate::plot::draw_run_charts`) unless disabled or the
 //! output has no row, and their failure is only a warning.
 
-use super::chart_spec::ChartSpec;
 use super::config::{self, EngineFactory, Experiment};
 use super::jobs::{self, Job, Shard};
-use super::record::{self, Record, RowParts, COLUMNS};
-use super::rowfile::{self, OutputLock, RowSink};
-use super::sidecar;
-use super::summary::{summarize, summarize_indexed, RunView, SummaryLine};
 use crate::engines::{self, Engine, Limits, Outcome, Stats, Status};
+use crate::plot::ChartSpec;
 use crate::puzzle::{read_file, Puzzle};
+use crate::records::reader::RowReader;
+use crate::records::record::{self, Record, COLUMNS};
+use crate::records::rowfile::{self, OutputLock, RowSink};
+use crate::records::sidecar;
+use crate::records::summary::{summarize, summarize_indexed, RunView, SummaryLine};
+use crate::records::writer::{self, RowParts};
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -169,7 +171,7 @@ pub struct RunReport {
 impl RunReport {
     /// Every row of the output, read back from the file, in job order.
     pub fn records(&self) -> anyhow::Result<Vec<Record>> {
-        let mut r = super::read_records(std::slice::from_ref(&self.output))?;
+        let mut r = crate::records::read_records(std::slice::from_ref(&self.output))?;
         r.sort_by_key(|r| r.job);
         Ok(r)
     }
@@ -180,7 +182,7 @@ struct Loaded {
     puzzles: Vec<Puzzle>,
     /// The line of the file each puzzle starts on (1-based).
     lines: Vec<usize>,
-    fields: record::DatasetFields,
+    fields: writer::DatasetFields,
 }
 
 /// Runs the experiment file `path`.
@@ -414,11 +416,11 @@ pub fn run(path: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let config_prefixes = exp
         .engines
         .iter()
-        .map(|c| record::config_prefix(&c.label, &c.spec))
+        .map(|c| writer::config_prefix(&c.label, &c.spec))
         .collect();
     let config_suffixes = limits
         .iter()
-        .map(|l| record::config_suffix(l, &shard_text))
+        .map(|l| writer::config_suffix(l, &shard_text))
         .collect();
     let search_tree = exp
         .engines
@@ -591,7 +593,7 @@ fn load_datasets(exp: &Experiment) -> anyhow::Result<Vec<Loaded>> {
             puzzles.truncate(k as usize);
             lines.truncate(k as usize);
         }
-        let fields = record::DatasetFields::new(&exp.name, &d.name, puzzles.first());
+        let fields = writer::DatasetFields::new(&exp.name, &d.name, puzzles.first());
         out.push(Loaded {
             puzzles,
             lines,
@@ -698,7 +700,7 @@ fn read_existing(path: &Path) -> anyhow::Result<Existing> {
                 path.display()
             );
         }
-        let mut reader = record::RowReader::new(path, &text[..keep])?;
+        let mut reader = RowReader::new(path, &text[..keep])?;
         good_end = reader.end();
         loop {
             match reader.next_row() {
@@ -709,7 +711,7 @@ fn read_existing(path: &Path) -> anyhow::Result<Existing> {
                 Ok(None) => break,
                 // A bad row is forgiven only as the last one (a torn write); elsewhere the
                 // file is corrupt.
-                Err(e) if reader.more() => return Err(e),
+                Err(e) if reader.more() => return Err(e.into()),
                 Err(_) => break,
             }
         }
@@ -865,9 +867,9 @@ struct Shared {
     datasets: Vec<Loaded>,
     /// Per configuration (without a cancel flag; each thread adds its own).
     limits: Vec<Limits>,
-    /// Per configuration: [`record::config_prefix`] and whether its engine has a search tree.
+    /// Per configuration: [`writer::config_prefix`] and whether its engine has a search tree.
     config_prefixes: Vec<String>,
-    /// Per configuration: [`record::config_suffix`] of its limits and the shard.
+    /// Per configuration: [`writer::config_suffix`] of its limits and the shard.
     config_suffixes: Vec<Vec<u8>>,
     search_tree: Vec<bool>,
     /// This invocation's jobs, in run order.
@@ -974,7 +976,7 @@ impl Shared {
             guesses: outcome.stats.guesses,
         };
         scratch.clear();
-        record::write_row(scratch, &parts, outcome);
+        writer::write_row(scratch, &parts, outcome);
         let (full, finished) = {
             let mut pending = lock(&self.out.pending);
             pending.rows.extend_from_slice(scratch);
@@ -1371,7 +1373,7 @@ mod tests {
         let records = report.records().unwrap();
         // The summary reported is the summary of the rows on disk.
         assert_eq!(report.rows, records.len());
-        assert_eq!(report.summary, crate::experiment::summarize(&records));
+        assert_eq!(report.summary, crate::records::summarize(&records));
         (report, records, elapsed)
     }
 

@@ -19,7 +19,7 @@
 //!    unique, and so is every set between it and `G`, so the `k` removals the one-at-a-time
 //!    pass would make are all accepted, with one propagation. `k` doubles after a success and
 //!    halves after a failure, down to single checks. The output is the one-at-a-time pass's.
-//! 3. **Digit-pair swaps** ([`PairSwaps`]): if `c` is the only given on one of the closed
+//! 3. **Digit-pair swaps** (`PairSwaps`): if `c` is the only given on one of the closed
 //!    sets where two digits of `S` can be exchanged, the exchanged grid is a second solution.
 //!    This answers at once most of the checks a solver finds hardest in sparse puzzles.
 //! 4. **Incremental SAT** (one solver per *block* of the removal order, reused for every check

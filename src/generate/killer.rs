@@ -55,7 +55,7 @@ pub const KILLER_MAX_SIDE: usize = 16;
 /// Default node limit of one uniqueness check. A check stopped by it splits the largest
 /// cage, which is cheaper than a long search: measured on 16x16, seeds 0-7, at 20,000 nodes
 /// every puzzle took 0.6 to 9.3 s, while at 1,000,000 one check alone could take 40 s
-/// (`cargo run --release --example killer_generate -- 16 8 - 20000`, docs/generate.md).
+/// (`cargo bench --bench killer_generate -- -- 16 8 - 20000`, docs/generate.md).
 pub const DEFAULT_KILLER_NODE_LIMIT: u64 = 20_000;
 
 /// Relative weights of the target cage sizes `1, 2, 3, 4, 5`.

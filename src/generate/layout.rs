@@ -27,7 +27,7 @@
 //! cell of the same digit, so it holds every digit once after every exchange, and rows,
 //! columns and diagonals are untouched by the walk. In `to` exactly one cell holds `a`'s digit, so
 //! fewer proposals are kept than in the free walk; the walk makes `4x` as many
-//! ([`AROUND_FACTOR`]).
+//! (`AROUND_FACTOR`).
 
 use crate::puzzle::default_box;
 use crate::search::Deadline;
@@ -52,7 +52,7 @@ pub fn random_layout(n: usize, rng: &mut ChaCha8Rng) -> Vec<u16> {
     random_layout_until(n, rng, &Deadline::default()).expect("no deadline")
 }
 
-/// [`random_layout`] that reads the clock every [`PROPOSALS_PER_CLOCK_READ`] proposals and
+/// [`random_layout`] that reads the clock every `PROPOSALS_PER_CLOCK_READ` proposals and
 /// gives up (`None`) once `deadline` has passed: at large sides the exchanges and their
 /// connectivity checks take seconds. With the same seed and no deadline reached, the same
 /// layout as [`random_layout`].

@@ -48,7 +48,7 @@ pub fn pattern_grid(g: &Geometry, rng: &mut ChaCha8Rng) -> Option<Vec<u16>> {
 const SWITCHES_PER_CLOCK: usize = 64;
 
 /// [`pattern_grid`], also `None` once `deadline` has passed (read every
-/// [`SWITCHES_PER_CLOCK`] switches).
+/// `SWITCHES_PER_CLOCK` switches).
 pub fn pattern_grid_until(
     g: &Geometry,
     rng: &mut ChaCha8Rng,

@@ -3,7 +3,7 @@
 //! decades get readable labels (`1 ms`, `10k`) and every chart kind ticks the same way.
 
 // Defined beside the metrics (each metric has its unit); drawn here.
-pub use crate::experiment::chart_spec::Unit;
+pub use super::spec::Unit;
 
 impl Unit {
     /// The value drawn in place of zero (or anything smaller) on a log axis: below any

@@ -6,9 +6,10 @@
 use super::axis::{format_value, Axis, Unit};
 use super::data::{self, is_limit, Instance, Metric, Selection};
 use super::draw::{series_style, Dash, Item, LegendEntry, Marker, Pen, Plot, GREY, PALETTE};
+use super::spec::UnknownName;
 use super::{ChartKind, ChartSpec};
-use crate::experiment::summary::{quantile, summarize};
-use crate::experiment::Record;
+use crate::records::summary::{quantile, summarize};
+use crate::records::Record;
 use anyhow::bail;
 use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, RGBColor};
@@ -40,7 +41,7 @@ pub fn build(records: &[Record], spec: &ChartSpec) -> anyhow::Result<Plot> {
 }
 
 /// The metric named by the spec (default `cpu_s`).
-fn spec_metric(spec: &ChartSpec) -> anyhow::Result<&'static Metric> {
+fn spec_metric(spec: &ChartSpec) -> Result<&'static Metric, UnknownName> {
     data::metric(spec.metric.as_deref().unwrap_or("cpu_s"))
 }
 
@@ -873,7 +874,7 @@ fn line(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
     for (c, colour, insts) in &groups {
         let mut at: BTreeMap<u64, At> = BTreeMap::new();
         for i in insts {
-            let Some(xv) = (xc.get)(i.rep) else { continue };
+            let Some(xv) = xc.value(i.rep) else { continue };
             let e = at.entry(xv as u64).or_insert(At {
                 values: Vec::new(),
                 hits: 0,

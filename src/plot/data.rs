@@ -1,12 +1,10 @@
 //! From records to what a chart draws: the metrics a chart can show, the selection of
 //! configurations and datasets, and the reduction of repetitions to one value per instance.
 
-// The metrics a chart can name belong to the experiment file's vocabulary (checked when it
-// is loaded, before any job): they live beside `ChartSpec`.
-pub use crate::experiment::chart_spec::{
-    bar_metric, metric, x_column, Metric, BAR_METRICS, METRICS,
-};
-use crate::experiment::Record;
+// The metrics a chart can name are part of a chart's specification (an experiment file
+// checks them when it is loaded, before any job): they live beside `ChartSpec`.
+pub use super::spec::{bar_metric, metric, x_column, Metric, BAR_METRICS, METRICS};
+use crate::records::Record;
 use anyhow::bail;
 use std::collections::BTreeMap;
 
@@ -137,11 +135,11 @@ pub fn instances<'a>(records: &[&'a Record], metric: &Metric) -> Vec<Instance<'a
             // the median repetition; else by the first unanswered one.
             let unanswered = reps.iter().copied().find(|r| !r.answered());
             let answered = unanswered.is_none();
-            let rep = unanswered.unwrap_or_else(|| crate::experiment::summary::median_run(reps));
+            let rep = unanswered.unwrap_or_else(|| crate::records::summary::median_run(reps));
             let mut values: Vec<f64> = reps
                 .iter()
                 .filter(|r| r.answered() == answered)
-                .filter_map(|r| (metric.get)(r))
+                .filter_map(|r| metric.value(r))
                 .collect();
             Instance {
                 config: key.0,
@@ -149,7 +147,7 @@ pub fn instances<'a>(records: &[&'a Record], metric: &Metric) -> Vec<Instance<'a
                 puzzle_index: key.2,
                 rep,
                 answered,
-                value: crate::experiment::summary::median(&mut values),
+                value: crate::records::summary::median(&mut values),
             }
         })
         .collect()

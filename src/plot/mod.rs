@@ -3,8 +3,8 @@
 //!
 //! An experiment file's `[[charts]]` tables are read with it as [`ChartSpec`]s; after a run,
 //! `sudolab run` calls [`draw_run_charts`] ([`render`] for each, [`report`] once); `sudolab
-//! plot` and `sudolab report` do the same from CSV files. (plot depends on experiment, never
-//! the reverse.)
+//! plot` and `sudolab report` do the same from CSV files. This module reads [`crate::records`]
+//! only; the runner ([`crate::experiment`]) uses its [`ChartSpec`], never the reverse.
 //!
 //! Conventions shared by every chart (see the captions, which say them to the reader):
 //! repetitions of an instance are reduced to their median first; only runs that answered or
@@ -19,12 +19,13 @@ mod data;
 mod draw;
 mod font;
 mod report;
+mod spec;
 
-pub use crate::experiment::chart_spec::{ChartKind, ChartSpec};
 pub use data::{BAR_METRICS, METRICS};
 pub use report::{report_figures, About, Content, Figure};
+pub use spec::{ChartError, ChartKind, ChartSpec, UnknownName};
 
-use crate::experiment::Record;
+use crate::records::Record;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -185,7 +186,7 @@ pub fn draw_run_charts(
 ) {
     let dir = output.parent().unwrap_or(Path::new("."));
     // results/x.csv.gz -> results/x-*.svg and results/x.html
-    let stem = crate::experiment::rowfile::stem(output);
+    let stem = crate::records::rowfile::stem(output);
     let specs = if specs.is_empty() {
         default_charts(records)
     } else {

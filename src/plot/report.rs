@@ -2,8 +2,8 @@
 //! scripts, nothing fetched) that can be mailed or archived beside the CSV it was made from.
 //! Every text that comes from a CSV or a sidecar is HTML-escaped.
 
-use crate::experiment::summary::{secs, summarize, unsolved_text};
-use crate::experiment::Record;
+use crate::records::summary::{secs, summarize, unsolved_text};
+use crate::records::Record;
 use anyhow::Context;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

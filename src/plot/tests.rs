@@ -4,8 +4,8 @@
 use super::charts::{box_stats, build};
 use super::*;
 use crate::engines::{self, EngineSpec, Limits};
-use crate::experiment::{puzzle_text, summarize, Record, RunKey};
 use crate::puzzle::{read_file, ReadOptions};
+use crate::records::{puzzle_text, summarize, Record, RunKey};
 use std::time::Duration;
 
 /// Synthetic records: three configurations on two datasets (9x9 with clue counts 20..=31,

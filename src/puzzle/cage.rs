@@ -66,6 +66,68 @@ where
     (least..=most).contains(&need)
 }
 
+/// Calls `visit` with every set of `k` distinct digits of `1..=n` that adds up to `sum` and
+/// holds every digit `d` with `must[d]` (`must` is indexed by digit; a shorter slice, an
+/// empty one included, asks for nothing past its end). A set is passed as `set[d]` for `d`
+/// in `1..=n` (`set[0]` is unused and false). Sets come in lexicographic order of their
+/// digits, least first. Returns `false` as soon as `visit` does (the enumeration stops
+/// there), else `true`.
+///
+/// These sets are a cage's *combinations*: what the sum encodings, the exact-cover colour
+/// matrix and the CP cage filter enumerate. Their number grows like a binomial coefficient
+/// in `n` and `k`, so callers that build something per set count in `visit` and stop at a
+/// bound. Branches that cannot reach `sum` (the `left` smallest or largest remaining digits
+/// miss it, [`sum_range`]) are cut, so the work is proportional to the sets found.
+pub fn for_each_digit_set(
+    n: usize,
+    k: usize,
+    sum: u32,
+    must: &[bool],
+    visit: &mut dyn FnMut(&[bool]) -> bool,
+) -> bool {
+    fn go(
+        d: usize,
+        left: usize,
+        sum: u32,
+        must: &[bool],
+        set: &mut [bool],
+        visit: &mut dyn FnMut(&[bool]) -> bool,
+    ) -> bool {
+        let n = set.len() - 1;
+        if left == 0 {
+            let must_later = must.get(d..).is_some_and(|m| m.iter().any(|&m| m));
+            return sum != 0 || must_later || visit(set);
+        }
+        // `left` distinct digits of `d..=n` add up to `least..=most` shifted by `d - 1` each.
+        let Some((least, most)) = sum_range(left, n + 1 - d) else {
+            return true;
+        };
+        let shift = (left * (d - 1)) as u32;
+        if !(least + shift..=most + shift).contains(&sum) {
+            return true;
+        }
+        set[d] = true;
+        let go_on = go(d + 1, left - 1, sum - d as u32, must, set, visit);
+        set[d] = false;
+        go_on && (must.get(d).copied().unwrap_or(false) || go(d + 1, left, sum, must, set, visit))
+    }
+    let mut set = vec![false; n + 1];
+    go(1, k, sum, must, &mut set, visit)
+}
+
+/// [`for_each_digit_set`] as bit masks (bit `d - 1` for digit `d`), for `n <= 64`, appended
+/// to `out`; `false`, with `out` holding `cap` entries, when there are more than `cap`.
+pub fn digit_set_masks(n: usize, k: usize, sum: u32, cap: usize, out: &mut Vec<u64>) -> bool {
+    assert!(n <= 64, "digit masks are one 64-bit word");
+    for_each_digit_set(n, k, sum, &[], &mut |set| {
+        if out.len() >= cap {
+            return false;
+        }
+        out.push((1..=n).filter(|&d| set[d]).fold(0, |m, d| m | 1 << (d - 1)));
+        true
+    })
+}
+
 /// Why a set of cages cannot be attached to a grid. Cages are numbered from 1, in the order
 /// given; cells are row-major numbers, reported as `r<row>c<column>` from 1.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -262,6 +324,68 @@ mod tests {
         assert_eq!(sum_range(9, 9), Some((45, 45)));
         assert_eq!(sum_range(10, 9), None);
         assert_eq!(sum_range(3, 4), Some((6, 9)));
+    }
+
+    fn sets(n: usize, k: usize, sum: u32, must: &[usize]) -> Vec<Vec<usize>> {
+        let mut m = vec![false; n + 1];
+        for &d in must {
+            m[d] = true;
+        }
+        let mut out = Vec::new();
+        assert!(for_each_digit_set(n, k, sum, &m, &mut |s| {
+            assert!(!s[0]);
+            out.push((1..=n).filter(|&d| s[d]).collect());
+            true
+        }));
+        out
+    }
+
+    #[test]
+    fn digit_sets_are_those_of_the_sum() {
+        assert_eq!(sets(9, 2, 3, &[]), [[1, 2]]);
+        assert_eq!(sets(9, 2, 10, &[]), [[1, 9], [2, 8], [3, 7], [4, 6]]);
+        assert_eq!(sets(9, 2, 10, &[7]), [[3, 7]]);
+        assert_eq!(sets(9, 3, 15, &[]).len(), 8);
+        assert_eq!(sets(9, 9, 45, &[]).len(), 1);
+        assert_eq!(sets(4, 4, 10, &[]).len(), 1);
+        assert!(sets(9, 2, 18, &[]).is_empty());
+        assert!(sets(9, 0, 0, &[]).len() == 1 && sets(9, 0, 0, &[1]).is_empty());
+        // Against a brute force over all subsets, with and without a digit that must be in.
+        for n in [4, 6, 9] {
+            let digits = |m: u32| (1..=n).filter(move |d| m >> (d - 1) & 1 == 1);
+            for k in 1..=n {
+                for sum in 1..=(n * (n + 1) / 2) as u32 {
+                    for must in [None, Some(3)] {
+                        let want: Vec<Vec<usize>> = (0u32..1 << n)
+                            .filter(|&m| m.count_ones() as usize == k)
+                            .filter(|&m| digits(m).sum::<usize>() as u32 == sum)
+                            .filter(|&m| must.map_or(true, |d| m >> (d - 1) & 1 == 1))
+                            .map(|m| digits(m).collect())
+                            .collect();
+                        let mut got = sets(n, k, sum, must.as_slice());
+                        got.sort_by_key(|s| s.iter().map(|d| 1u32 << (d - 1)).sum::<u32>());
+                        assert_eq!(got, want, "{n} {k} {sum} {must:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn digit_set_masks_stop_at_the_cap() {
+        let mut out = Vec::new();
+        assert!(digit_set_masks(9, 3, 15, 100, &mut out));
+        assert_eq!(out.len(), 8);
+        for m in &out {
+            let s: u32 = (0..9).filter(|b| m >> b & 1 == 1).map(|b| b + 1).sum();
+            assert_eq!((m.count_ones(), s), (3, 15));
+        }
+        out.clear();
+        assert!(digit_set_masks(64, 1, 64, 1, &mut out));
+        assert_eq!(out, [1 << 63]);
+        out.clear();
+        assert!(!digit_set_masks(16, 5, 40, 3, &mut out));
+        assert_eq!(out.len(), 3);
     }
 
     #[test]

@@ -1,11 +1,35 @@
 //! The puzzle model: geometry (side, boxes or regions, diagonals, houses), givens, the check
 //! of a grid against the houses, and the text formats. Knows nothing of engines.
+//!
+//! # Example
+//!
+//! Read a puzzle from text (the format is detected: here one line of 81 cells, `.` empty),
+//! and check a grid against its houses and givens:
+//!
+//! ```
+//! use sudolab::puzzle::{read_str, ReadOptions};
+//!
+//! let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+//! let (_format, puzzles) = read_str(line, "example", &ReadOptions::default())?;
+//! let puzzle = &puzzles[0].puzzle;
+//! assert_eq!((puzzle.n(), puzzle.clues()), (9, 30));
+//! let solution: Vec<u16> =
+//!     "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+//!         .bytes()
+//!         .map(|b| u16::from(b - b'0'))
+//!         .collect();
+//! assert!(puzzle.check_solution(&solution).is_ok());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod cage;
 mod format;
 mod geometry;
 
-pub use cage::{completable, sum_range, Cage, CageBreak, CageError, CageSet};
+pub use cage::{
+    completable, digit_set_masks, for_each_digit_set, sum_range, Cage, CageBreak, CageError,
+    CageSet,
+};
 pub use format::{
     detect_format, detect_format_with, format_of_output, push_default_line, read_bytes, read_file,
     read_puzzles, read_str, write_grid, write_grid_with_layout, write_killer, write_killer_grid,

@@ -11,86 +11,55 @@
 //! NP-hard in general (it contains subset sum), so no polynomial filter does the same; cages
 //! have at most `N` cells and few combinations, so the enumeration is cheap on the grids
 //! killers are played on. It is bounded all the same:
-//! [`combinations`] stops at a cap and the engine answers `memory-limit`.
+//! [`crate::puzzle::digit_set_masks`] stops at a cap and the engine answers `memory-limit`.
 //!
 //! Masks are one 64-bit word: the engine takes cages on sides up to 64.
 
-/// The sets of `k` distinct digits of `1..=n` adding up to `sum`, as masks (bit `d - 1` for
-/// digit `d`), appended to `out`; `false` when they would pass `cap` entries in `out`.
-pub(super) fn combinations(n: usize, k: usize, sum: u32, cap: usize, out: &mut Vec<u64>) -> bool {
-    fn go(
-        next: usize,
-        n: usize,
-        left: usize,
-        need: u32,
-        mask: u64,
-        cap: usize,
-        out: &mut Vec<u64>,
-    ) -> bool {
-        if left == 0 {
-            if need == 0 {
-                if out.len() >= cap {
-                    return false;
-                }
-                out.push(mask);
-            }
-            return true;
-        }
-        for d in next..=n {
-            let d32 = d as u32;
-            // The least the other `left - 1` digits add up to is d+1 + ... + d+left-1.
-            let l = (left - 1) as u32;
-            let least = d32 * (l + 1) + l * (l + 1) / 2;
-            if least > need {
-                break;
-            }
-            // The most: n + (n-1) + ... over `left - 1` digits, plus d.
-            let most = d32 + l * (2 * n as u32 - l + 1) / 2;
-            if most < need {
-                continue;
-            }
-            if !go(
-                d + 1,
-                n,
-                left - 1,
-                need - d32,
-                mask | 1 << (d - 1),
-                cap,
-                out,
-            ) {
-                return false;
-            }
-        }
-        true
+use super::alldiff::{AllDiff, ValueSets};
+use super::domains::Domains;
+
+/// One-word domains, already cut down to a cage combination.
+struct Masked<'a>(&'a [u64]);
+
+impl ValueSets for Masked<'_> {
+    fn words(&self) -> usize {
+        1
     }
-    go(1, n, k, sum, 0, cap, out)
+    fn dom(&self, var: usize) -> &[u64] {
+        &self.0[var..var + 1]
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn combinations_of_small_cages() {
-        let mut out = Vec::new();
-        assert!(combinations(9, 2, 3, 100, &mut out));
-        assert_eq!(out, vec![0b11]);
-        out.clear();
-        assert!(combinations(9, 3, 15, 100, &mut out));
-        // 1+5+9 1+6+8 2+4+9 2+5+8 2+6+7 3+4+8 3+5+7 4+5+6
-        assert_eq!(out.len(), 8);
-        for m in &out {
-            let s: u32 = (0..9).filter(|b| m >> b & 1 == 1).map(|b| b + 1).sum();
-            assert_eq!((m.count_ones(), s), (3, 15));
+/// The supports of one cage: `union[i]` is the set of values of `cells[i]` that some
+/// combination of `combos` and some all-different assignment within it support. `false`
+/// when a cell has none (the cage fails). `matched` is the cage's kept matching;
+/// `masked` and `union` are scratch, resized here.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn supports(
+    doms: &Domains,
+    cells: &[u32],
+    combos: &[u64],
+    n: usize,
+    filter: &mut AllDiff,
+    matched: &mut [u32],
+    masked: &mut Vec<u64>,
+    union: &mut Vec<u64>,
+) -> bool {
+    let len = cells.len();
+    union.clear();
+    union.resize(len, 0);
+    masked.resize(len, 0);
+    for &combo in combos {
+        let mut meets = true;
+        for (m, &cell) in masked.iter_mut().zip(cells) {
+            *m = doms.get(cell as usize)[0] & combo;
+            meets &= *m != 0;
         }
-        out.clear();
-        assert!(combinations(9, 9, 45, 100, &mut out));
-        assert_eq!(out, vec![0x1ff]);
-        out.clear();
-        assert!(combinations(9, 2, 18, 100, &mut out));
-        assert!(out.is_empty());
-        out.clear();
-        assert!(!combinations(16, 5, 40, 3, &mut out));
-        assert_eq!(out.len(), 3);
+        if meets && filter.filter(&Masked(masked), len, n, matched) {
+            for (u, s) in union.iter_mut().zip(&filter.support) {
+                *u |= s;
+            }
+        }
     }
+    !union.contains(&0)
 }

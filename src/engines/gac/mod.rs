@@ -6,9 +6,9 @@
 //! house of the geometry (rows, columns, boxes or regions, diagonals, windoku windows, the
 //! houses of combined layouts) is an all-different constraint, filtered to generalised arc
 //! consistency by Régin's matching algorithm (J.-C. Régin, "A filtering algorithm for
-//! constraints of difference in CSPs", AAAI 1994; [`alldiff`]). Every killer cage is one
+//! constraints of difference in CSPs", AAAI 1994; `alldiff.rs`). Every killer cage is one
 //! constraint, all-different plus sum, filtered to generalised arc consistency by its digit
-//! combinations ([`cages`]). This is the classic model of quasigroup completion and Sudoku
+//! combinations (`cages.rs`). This is the classic model of quasigroup completion and Sudoku
 //! in constraint programming (Gomes and Shmoys, "Completing quasigroups or latin squares: a
 //! structured graph coloring problem", 2002; Simonis, "Sudoku as a constraint problem",
 //! 2005, who finds that GAC on the all-differents solves most published 9x9 puzzles without
@@ -25,7 +25,7 @@
 //! # Search
 //!
 //! Depth first, with binary branching (`x = v` first, then `x != v`), undone by a trail of
-//! domains ([`domains`]). The variable `x` is chosen among the cells with two or more values:
+//! domains (`domains.rs`). The variable `x` is chosen among the cells with two or more values:
 //!
 //! - `branch=dom` (default): the smallest domain, the first cell in row-major order on ties
 //!   (Haralick and Elliott 1980, "fail first");
@@ -307,18 +307,6 @@ impl ValueSets for View<'_> {
     }
 }
 
-/// One-word domains, already cut down to a cage combination.
-struct Masked<'a>(&'a [u64]);
-
-impl ValueSets for Masked<'_> {
-    fn words(&self) -> usize {
-        1
-    }
-    fn dom(&self, var: usize) -> &[u64] {
-        &self.0[var..var + 1]
-    }
-}
-
 impl Model {
     /// The network of `puzzle`; `None` when its cages pass [`MAX_COMBINATIONS`] (the search
     /// is then stopped with `memory-limit`).
@@ -339,7 +327,7 @@ impl Model {
             list.extend_from_slice(cage.cells());
             start.push(list.len() as u32);
             let cap = MAX_COMBINATIONS - combos.len();
-            if !cages::combinations(n, cage.len(), cage.sum(), cap, &mut combos) {
+            if !crate::puzzle::digit_set_masks(n, cage.len(), cage.sum(), cap, &mut combos) {
                 search.out_of_memory();
                 return None;
             }
@@ -475,7 +463,7 @@ impl Model {
         true
     }
 
-    /// The cage filter of [`cages`] on cage constraint `k`.
+    /// The cage filter of [`cages`] on cage constraint `k`, its supports applied to the domains.
     fn filter_cage(&mut self, k: usize, filter: &mut AllDiff) -> bool {
         let (a, b) = (self.start[k] as usize, self.start[k + 1] as usize);
         let len = b - a;
@@ -484,27 +472,17 @@ impl Model {
             self.combo_start[cage] as usize,
             self.combo_start[cage + 1] as usize,
         );
-        self.union.clear();
-        self.union.resize(len, 0);
-        self.masked.resize(len, 0);
-        for s in ca..cb {
-            let combo = self.combos[s];
-            let mut meets = true;
-            for i in 0..len {
-                let d = self.doms.get(self.cells[a + i] as usize)[0] & combo;
-                self.masked[i] = d;
-                meets &= d != 0;
-            }
-            if !meets {
-                continue;
-            }
-            if filter.filter(&Masked(&self.masked), len, self.n, &mut self.matched[a..b]) {
-                for (u, s) in self.union.iter_mut().zip(&filter.support) {
-                    *u |= s;
-                }
-            }
-        }
-        if self.union.contains(&0) {
+        let supported = cages::supports(
+            &self.doms,
+            &self.cells[a..b],
+            &self.combos[ca..cb],
+            self.n,
+            filter,
+            &mut self.matched[a..b],
+            &mut self.masked,
+            &mut self.union,
+        );
+        if !supported {
             return false;
         }
         for i in 0..len {

@@ -16,7 +16,7 @@
 //!   rent-or-buy bound: learned clauses help the next easy puzzles but slow propagation as they
 //!   pile up, most after hard puzzles, and a rebuild costs about one encoding; spending a
 //!   rebuild's cost per that much search work bounds the loss either way (measured in
-//!   `scripts/bench/sat-incremental.sh`). Work is CPU time, so the rebuild points (not the
+//!   `experiments/sat-incremental.toml`). Work is CPU time, so the rebuild points (not the
 //!   answers) depend on the machine's speed.
 //! - Propagation first: before the solver, the `reduced` encoding's propagation runs on the
 //!   puzzle (naked and hidden singles, then locked candidates under `locked` and

@@ -1,7 +1,7 @@
 //! Measurements of the CNF reduction (run in release):
 //!
 //! ```text
-//! cargo run --release --example sat_study -- [--royle K|all] [--reps R] [--only speed,decisions,rk25]
+//! cargo bench --bench sat_study -- [--royle K|all] [--reps R] [--only speed,decisions,rk25]
 //! ```
 //!
 //! 1. speed: the `sat` engine on magictour-top1465 counting up to 2 solutions, for extended
@@ -246,7 +246,11 @@ fn rk25() {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench` to the program: not one of its arguments.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let mut royle_k = Some(5000);
     let mut reps = 3;
     let mut only: Option<Vec<String>> = None;

@@ -5,7 +5,7 @@
 //! puzzles per CPU second and per wall second.
 //!
 //! ```text
-//! cargo run --release --example dlx_bench -- MODE FILE [MIN_CPU_SECS] [ENGINE_SPEC]
+//! cargo bench --bench dlx_bench -- MODE FILE [MIN_CPU_SECS] [ENGINE_SPEC]
 //! ```
 //!
 //! Modes: `solve` = the timing loop (ENGINE_SPEC defaults to `dlx`); `counts` = one untimed
@@ -20,7 +20,11 @@ use sudolab::puzzle::read_puzzles;
 use sudolab::timing::thread_cpu_time;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench` to the program: not one of its arguments.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if args.len() < 2 {
         eprintln!("usage: dlx_bench solve|counts FILE [MIN_CPU_SECS] [ENGINE_SPEC]");
         std::process::exit(2);

@@ -3,7 +3,7 @@
 //! node limit, cages split, and the cages of the puzzle.
 //!
 //! ```text
-//! cargo run --release --example killer_generate -- N [SEEDS] [ENGINE|-] [NODE_LIMIT]
+//! cargo bench --bench killer_generate -- N [SEEDS] [ENGINE|-] [NODE_LIMIT]
 //! ```
 //!
 //! `SEEDS` seeds `0..SEEDS` (default 5); `ENGINE` the engine of the checks (default, or `-`:
@@ -14,7 +14,11 @@ use sudolab::engines::EngineSpec;
 use sudolab::generate::killer::{KillerGenerator, KillerOptions};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench` to the program: not one of its arguments.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let n: usize = args
         .first()
         .map_or(9, |s| s.parse().expect("N is a number"));

@@ -7,11 +7,15 @@
 //! engine's code sits where `sudolab run` has it.
 //!
 //! ```text
-//! cargo run --release --example engine_loop -- FILE ENGINE[:KEY=VALUE,...]
+//! cargo bench --bench engine_loop -- FILE ENGINE[:KEY=VALUE,...]
 //! ```
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench` to the program: not one of its arguments.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let [file, spec] = &args[..] else {
         eprintln!("usage: engine_loop FILE ENGINE[:KEY=VALUE,...]");
         std::process::exit(2);

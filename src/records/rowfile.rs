@@ -15,7 +15,7 @@
 //! the default level 6: experiment rows repeat their puzzle and configuration columns, so
 //! results shrink about 7x.
 
-use anyhow::Context;
+use super::error::{FileAction, FileError, OutputBusy, RecordsError};
 use flate2::bufread::GzDecoder;
 use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
@@ -59,11 +59,11 @@ pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
 }
 
 /// Opens a record file for reading, decompressing it if it starts with the gzip magic.
-pub fn open(path: &Path) -> anyhow::Result<Box<dyn Read>> {
-    let mut file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
+pub fn open(path: &Path) -> Result<Box<dyn Read>, FileError> {
+    let mut file = File::open(path).map_err(|e| FileError::new(path, FileAction::Open, e))?;
     let mut magic = [0u8; 2];
-    let n = read_up_to(&mut file, &mut magic)
-        .with_context(|| format!("{}: cannot read", path.display()))?;
+    let n =
+        read_up_to(&mut file, &mut magic).map_err(|e| FileError::new(path, FileAction::Read, e))?;
     let head = std::io::Cursor::new(magic[..n].to_vec());
     let reader = BufReader::with_capacity(1 << 16, head.chain(file));
     Ok(if n == 2 && magic == GZIP_MAGIC {
@@ -85,14 +85,11 @@ fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
 }
 
 /// The whole text of a record file (decompressed). Errors name the file.
-pub fn read_text(path: &Path) -> anyhow::Result<Vec<u8>> {
+pub fn read_text(path: &Path) -> Result<Vec<u8>, FileError> {
     let mut out = Vec::new();
-    open(path)?.read_to_end(&mut out).with_context(|| {
-        format!(
-            "{}: cannot read (corrupt or truncated gzip?)",
-            path.display()
-        )
-    })?;
+    open(path)?
+        .read_to_end(&mut out)
+        .map_err(|e| FileError::new(path, FileAction::Decode, e))?;
     Ok(out)
 }
 
@@ -155,7 +152,7 @@ impl RowSink {
 
     /// Appends `rows` (whole lines) with one `write` (one member when compressed). Nothing
     /// is written for an empty chunk.
-    pub fn append(&mut self, rows: &[u8]) -> anyhow::Result<()> {
+    pub fn append(&mut self, rows: &[u8]) -> Result<(), FileError> {
         if rows.is_empty() {
             return Ok(());
         }
@@ -164,7 +161,7 @@ impl RowSink {
         } else {
             self.file.write_all(rows)
         };
-        result.with_context(|| format!("{}: cannot write", self.path.display()))
+        result.map_err(|e| FileError::new(&self.path, FileAction::Write, e))
     }
 }
 
@@ -183,32 +180,21 @@ pub struct OutputLock {
     _file: File,
 }
 
-/// Another process holds the lock on an output.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "{}: another `sudolab run` is writing this output (it holds the output's lock); wait for \
-     it to end, or use --out to write elsewhere",
-    .0.display()
-)]
-pub struct OutputBusy(pub PathBuf);
-
 impl OutputLock {
     /// Locks `path`, creating it empty if it does not exist (an output without a row is
     /// started over by the runner, so an empty file left by a failed run means nothing). An
     /// existing output is opened read-only, so that a complete one in a read-only checkout is
     /// still reported as complete. A file system without locks gives a warning, not an error:
     /// the run was possible before locks existed.
-    pub fn take(path: &Path) -> anyhow::Result<OutputLock> {
+    pub fn take(path: &Path) -> Result<OutputLock, RecordsError> {
         let file = match File::open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::OpenOptions::new()
                 .append(true)
                 .create(true)
                 .open(path)
-                .with_context(|| format!("{}: cannot create", path.display()))?,
-            Err(e) => {
-                return Err(e).with_context(|| format!("{}: cannot open", path.display()));
-            }
+                .map_err(|e| FileError::new(path, FileAction::Create, e))?,
+            Err(e) => return Err(FileError::new(path, FileAction::Open, e).into()),
         };
         // A lock is held for a moment longer than its run: a child the run forked (`git`
         // for the sidecar) holds a copy of the descriptor until it execs, also when the run

@@ -18,7 +18,7 @@
 //! The sidecar is rewritten whole (to a temporary file, then renamed), at the start and at the
 //! end of a run, so a reader never sees half a file.
 
-use anyhow::Context;
+use super::error::{FileAction, FileError, RecordsError};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -36,7 +36,7 @@ pub fn sidecar_path(csv: &Path) -> PathBuf {
 /// its own (`output`, recorded since this check exists; an older sidecar names none, so the
 /// neighbour is refused). An empty file does not count: a run that failed before writing
 /// anything leaves one.
-pub fn check_owner(output: &Path, side: &Path) -> anyhow::Result<()> {
+pub fn check_owner(output: &Path, side: &Path) -> Result<(), RecordsError> {
     let mine = output.file_name();
     let recorded = read(side)
         .ok()
@@ -57,36 +57,34 @@ pub fn check_owner(output: &Path, side: &Path) -> anyhow::Result<()> {
             continue;
         }
         if std::fs::metadata(&other).is_ok_and(|m| m.is_file() && m.len() > 0) {
-            anyhow::bail!(
-                "{}: its sidecar {} (and charts {stem}-*.svg, report {stem}.html) would be those \
-                 of {}, which is beside it: outputs whose names differ only in .csv or .gz share \
-                 them, and this run would overwrite what {} needs to be resumed or merged; use \
-                 --out with another name, or move {} away",
-                output.display(),
-                side.display(),
-                other.display(),
-                other.display(),
-                other.display()
-            );
+            return Err(RecordsError::SharedSidecar {
+                output: output.to_path_buf(),
+                sidecar: side.to_path_buf(),
+                other,
+                stem,
+            });
         }
     }
     Ok(())
 }
 
 /// Writes `value` to `path` atomically (temporary file in the same directory, then rename).
-pub fn write(path: &Path, value: &Value) -> anyhow::Result<()> {
+pub fn write(path: &Path, value: &Value) -> Result<(), FileError> {
     let tmp = path.with_extension("json.tmp");
-    let text = serde_json::to_string_pretty(value)? + "\n";
-    std::fs::write(&tmp, text).with_context(|| format!("{}: cannot write", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("{}: cannot write", path.display()))?;
-    Ok(())
+    // A `Value`'s keys are strings: it always serialises.
+    let text = serde_json::to_string_pretty(value).expect("a JSON value serialises") + "\n";
+    std::fs::write(&tmp, text).map_err(|e| FileError::new(&tmp, FileAction::Write, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| FileError::new(path, FileAction::Write, e))
 }
 
 /// Reads a sidecar. Errors name the file.
-pub fn read(path: &Path) -> anyhow::Result<Value> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("{}: cannot read", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("{}: not a JSON sidecar", path.display()))
+pub fn read(path: &Path) -> Result<Value, RecordsError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| FileError::new(path, FileAction::Read, e))?;
+    serde_json::from_str(&text).map_err(|source| RecordsError::NotJson {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Now as RFC 3339 UTC with seconds, e.g. `2024-05-01T12:00:00Z`.

@@ -2,7 +2,7 @@
 //! 49151 puzzles of `data/royle-17clue.txt`), one thread, counting up to two solutions.
 //!
 //! ```text
-//! cargo run --release --example throughput -- [FILE] [ENGINE[:KEY=VALUE,...] ...]
+//! cargo bench --bench throughput -- [FILE] [ENGINE[:KEY=VALUE,...] ...]
 //! ```
 //!
 //! Puzzles are parsed before the clock starts; each engine solves every puzzle once per
@@ -14,7 +14,11 @@ use sudolab::engines::{EngineSpec, Limits, Status};
 use sudolab::puzzle::{read_puzzles, Puzzle};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench` to the program: not one of its arguments.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let file = args
         .first()
         .cloned()

@@ -1,10 +1,11 @@
-//! What an experiment file's `[[charts]]` tables ask for: the kinds of chart, one chart's
-//! settings, and the metrics and columns a chart can name. The experiment file owns them
-//! (they are read and checked with it, before any job: [`ChartSpec::check`]); drawing them is
-//! [`crate::plot`]'s work.
+//! What a chart asks for: the kinds of chart, one chart's settings, and the metrics and
+//! columns a chart can name. An experiment file's `[[charts]]` tables are read as
+//! [`ChartSpec`]s and checked with it, before any job ([`ChartSpec::check`]); `sudolab plot`
+//! builds one from its flags. They depend on the records only, so the runner can read them
+//! without the plot module depending on the runner.
 
-use super::Record;
-use anyhow::bail;
+use crate::records::record::{column, Cell, ColumnKind};
+use crate::records::Record;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -233,113 +234,71 @@ pub struct Metric {
     /// A property of the reduction (formula or matrix size), known whether or not the run
     /// answered: drawn for every run that has it, and limit hits are not set apart.
     pub structural: bool,
-    pub get: fn(&Record) -> Option<f64>,
+    cell: for<'a> fn(&'a Record) -> Cell<'a>,
 }
 
-macro_rules! count {
-    ($name:literal, $label:literal, $field:ident, $structural:expr) => {
+impl Metric {
+    /// The record's column `name` ([`COLUMN_TABLE`]) as a metric: seconds for a time column,
+    /// a count for any other. A name that is not a column fails the build.
+    const fn column(name: &'static str, label: &'static str, structural: bool) -> Metric {
+        let Some(c) = column(name) else {
+            panic!("a metric names a column that the records do not have");
+        };
+        let unit = match c.kind {
+            ColumnKind::Seconds | ColumnKind::OptionalSeconds => Unit::Seconds,
+            _ => Unit::Count,
+        };
         Metric {
-            name: $name,
-            label: $label,
-            unit: Unit::Count,
-            structural: $structural,
-            get: |r| r.$field.map(|v| v as f64),
+            name: c.name,
+            label,
+            unit,
+            structural,
+            cell: c.get,
         }
-    };
+    }
+
+    /// The value of the metric in `record`, `None` for an empty cell.
+    pub fn value(&self, record: &Record) -> Option<f64> {
+        (self.cell)(record).number()
+    }
 }
 
-/// Every per-run metric, in the order the error message lists them.
+/// Every per-run metric, in the order the error message lists them. Every count column of the
+/// records is one (a test checks it).
 pub const METRICS: &[Metric] = &[
-    Metric {
-        name: "cpu_s",
-        label: "CPU time per run (build + solve)",
-        unit: Unit::Seconds,
-        structural: false,
-        get: |r| Some(r.cpu_s),
-    },
-    Metric {
-        name: "solve_s",
-        label: "solve CPU time per run",
-        unit: Unit::Seconds,
-        structural: false,
-        get: |r| Some(r.solve_s),
-    },
-    Metric {
-        name: "build_s",
-        label: "build CPU time per run",
-        unit: Unit::Seconds,
-        structural: false,
-        get: |r| Some(r.build_s),
-    },
-    Metric {
-        name: "wall_s",
-        label: "wall-clock time per run",
-        unit: Unit::Seconds,
-        structural: false,
-        get: |r| Some(r.wall_s),
-    },
-    count!("nodes", "search nodes per run", nodes, false),
-    count!(
-        "proof_lemmas",
-        "DRAT proof lemmas per certified run",
-        proof_lemmas,
-        false
-    ),
-    count!(
-        "proof_bytes",
-        "DRAT proof bytes per certified run",
-        proof_bytes,
-        false
-    ),
-    Metric {
-        name: "check_s",
-        label: "proof check CPU time per certified run",
-        unit: Unit::Seconds,
-        structural: false,
-        get: |r| r.check_s,
-    },
-    count!("guesses", "guesses per run", guesses, false),
-    count!("backtracks", "backtracks per run", backtracks, false),
-    count!("max_live", "most live nodes", max_live, false),
-    count!("updates", "DLX link updates per run", updates, false),
-    count!("decisions", "SAT decisions per run", decisions, false),
-    count!("conflicts", "SAT conflicts per run", conflicts, false),
-    count!(
-        "propagations",
-        "SAT propagations per run",
-        propagations,
-        false
-    ),
-    count!("vars", "CNF variables", vars, true),
-    count!("clauses", "CNF clauses", clauses, true),
-    count!("literals", "CNF literals", literals, true),
-    count!("items", "exact-cover items", items, true),
-    count!("options", "exact-cover options", options, true),
-    count!("ones", "exact-cover matrix entries", ones, true),
-    Metric {
-        name: "solutions",
-        label: "solutions found",
-        unit: Unit::Count,
-        structural: false,
-        get: |r| Some(r.solutions as f64),
-    },
+    Metric::column("cpu_s", "CPU time per run (build + solve)", false),
+    Metric::column("solve_s", "solve CPU time per run", false),
+    Metric::column("build_s", "build CPU time per run", false),
+    Metric::column("wall_s", "wall-clock time per run", false),
+    Metric::column("nodes", "search nodes per run", false),
+    Metric::column("proof_lemmas", "DRAT proof lemmas per certified run", false),
+    Metric::column("proof_bytes", "DRAT proof bytes per certified run", false),
+    Metric::column("check_s", "proof check CPU time per certified run", false),
+    Metric::column("guesses", "guesses per run", false),
+    Metric::column("backtracks", "backtracks per run", false),
+    Metric::column("max_live", "most live nodes", false),
+    Metric::column("updates", "DLX link updates per run", false),
+    Metric::column("decisions", "SAT decisions per run", false),
+    Metric::column("conflicts", "SAT conflicts per run", false),
+    Metric::column("propagations", "SAT propagations per run", false),
+    Metric::column("vars", "CNF variables", true),
+    Metric::column("clauses", "CNF clauses", true),
+    Metric::column("literals", "CNF literals", true),
+    Metric::column("items", "exact-cover items", true),
+    Metric::column("options", "exact-cover options", true),
+    Metric::column("ones", "exact-cover matrix entries", true),
+    Metric::column("solutions", "solutions found", false),
 ];
 
 /// Columns a line chart can have on its x axis.
 pub const X_COLUMNS: &[Metric] = &[
     Metric {
-        name: "clues",
-        label: "clues (givens)",
         unit: Unit::Plain,
-        structural: true,
-        get: |r| Some(r.clues as f64),
+        ..Metric::column("clues", "clues (givens)", true)
     },
     Metric {
-        name: "size",
-        label: "grid side N",
         unit: Unit::Plain,
-        structural: true,
-        get: |r| Some(r.size as f64),
+        ..Metric::column("size", "grid side N", true)
     },
 ];
 
@@ -356,54 +315,95 @@ pub const BAR_METRICS: &[(&str, &str)] = &[
     ("median_guesses", "median guesses of solved instances"),
 ];
 
+/// A name a chart gives that is not a metric or column it can draw; the message lists the
+/// known ones.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UnknownName {
+    #[error(
+        "unknown metric `{0}`; known metrics: {known}",
+        known = names(METRICS.iter().map(|m| m.name))
+    )]
+    Metric(String),
+    #[error(
+        "unknown metric `{0}` for a bar chart; known: {known}",
+        known = names(BAR_METRICS.iter().map(|(n, _)| *n))
+    )]
+    BarMetric(String),
+    #[error(
+        "unknown x column `{0}` for a line chart; known: {columns}, {counts}",
+        columns = names(X_COLUMNS.iter().map(|m| m.name)),
+        counts = names(METRICS.iter().filter(|m| m.unit == Unit::Count).map(|m| m.name))
+    )]
+    XColumn(String),
+}
+
+/// `names` joined by `, `.
+fn names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    names.collect::<Vec<_>>().join(", ")
+}
+
 /// The metric called `name`, or an error listing the known ones.
-pub fn metric(name: &str) -> anyhow::Result<&'static Metric> {
-    METRICS.iter().find(|m| m.name == name).ok_or_else(|| {
-        anyhow::anyhow!(
-            "unknown metric `{name}`; known metrics: {}",
-            METRICS
-                .iter()
-                .map(|m| m.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })
+pub fn metric(name: &str) -> Result<&'static Metric, UnknownName> {
+    METRICS
+        .iter()
+        .find(|m| m.name == name)
+        .ok_or_else(|| UnknownName::Metric(name.to_string()))
 }
 
 /// The bar chart's figure called `name` and its label, or an error listing the known ones.
-pub fn bar_metric(name: &str) -> anyhow::Result<&'static (&'static str, &'static str)> {
-    BAR_METRICS.iter().find(|(n, _)| *n == name).ok_or_else(|| {
-        anyhow::anyhow!(
-            "unknown metric `{name}` for a bar chart; known: {}",
-            BAR_METRICS
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })
+pub fn bar_metric(name: &str) -> Result<&'static (&'static str, &'static str), UnknownName> {
+    BAR_METRICS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| UnknownName::BarMetric(name.to_string()))
 }
 
 /// The x column of a line chart: `clues`, `size`, or any count metric (e.g. `vars`).
-pub fn x_column(name: &str) -> anyhow::Result<&'static Metric> {
+pub fn x_column(name: &str) -> Result<&'static Metric, UnknownName> {
     if let Some(m) = X_COLUMNS.iter().find(|m| m.name == name) {
         return Ok(m);
     }
     match metric(name) {
         Ok(m) if m.unit == Unit::Count => Ok(m),
-        _ => bail!(
-            "unknown x column `{name}` for a line chart; known: {}, {}",
-            X_COLUMNS
-                .iter()
-                .map(|m| m.name)
-                .collect::<Vec<_>>()
-                .join(", "),
-            METRICS
-                .iter()
-                .filter(|m| m.unit == Unit::Count)
-                .map(|m| m.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        _ => Err(UnknownName::XColumn(name.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::record::COLUMN_TABLE;
+
+    /// A count the records gain can be drawn: it is a metric (with a label for its axis).
+    #[test]
+    fn every_count_column_is_a_metric() {
+        for c in COLUMN_TABLE {
+            if matches!(c.kind, ColumnKind::Count(_)) {
+                assert!(METRICS.iter().any(|m| m.name == c.name), "{}", c.name);
+            }
+        }
+    }
+
+    /// The messages for names a chart cannot draw, as `sudolab plot` prints them.
+    #[test]
+    fn unknown_names_list_the_known_ones() {
+        assert_eq!(
+            metric("foo").err().unwrap().to_string(),
+            "unknown metric `foo`; known metrics: cpu_s, solve_s, build_s, wall_s, nodes, \
+             proof_lemmas, proof_bytes, check_s, guesses, backtracks, max_live, updates, \
+             decisions, conflicts, propagations, vars, clauses, literals, items, options, ones, \
+             solutions"
+        );
+        assert_eq!(
+            bar_metric("foo").err().unwrap().to_string(),
+            "unknown metric `foo` for a bar chart; known: par2_s, solved, median_cpu_s, \
+             mean_cpu_s, median_nodes, median_guesses"
+        );
+        assert_eq!(
+            x_column("colour").err().unwrap().to_string(),
+            "unknown x column `colour` for a line chart; known: clues, size, nodes, proof_lemmas, \
+             proof_bytes, guesses, backtracks, max_live, updates, decisions, conflicts, \
+             propagations, vars, clauses, literals, items, options, ones, solutions"
+        );
     }
 }

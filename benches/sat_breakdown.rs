@@ -2,7 +2,7 @@
 //! as unit clauses) and `optimized`, both on varisat, counting to 2 as the engine does:
 //!
 //! ```text
-//! cargo run --release --example sat_breakdown -- [FILE] [--reps R]
+//! cargo bench --bench sat_breakdown -- [FILE] [--reps R]
 //! ```
 //!
 //! Phases (wall clock, `Instant`): encode (with reused working memory, as the engine); new backend; load the clauses; first solve (with
@@ -103,7 +103,11 @@ fn varisat_alone(clauses: &[Vec<Lit>], block: &[Lit]) -> f64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench` to the program: not one of its arguments.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let mut file = format!("{}/data/magictour-top1465.txt", env!("CARGO_MANIFEST_DIR"));
     let mut reps = 3;
     let mut i = 0;

@@ -15,9 +15,10 @@
 //! input's sidecar. The output is written under the lock `run` takes on its output
 //! ([`rowfile::OutputLock`]): a merge onto an output being written is refused.
 
-use super::record::{Record, RowReader, COLUMNS};
+use super::error::{DifferentPuzzles, FileAction, FileError, MergeError, MergeErrorKind};
+use super::reader::RowReader;
+use super::record::{Record, COLUMNS};
 use super::{rowfile, sidecar};
-use anyhow::{bail, Context};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -35,24 +36,23 @@ pub fn merge(
     out: &Path,
     force: bool,
     command: &[String],
-) -> anyhow::Result<MergeReport> {
+) -> Result<MergeReport, MergeError> {
     if inputs.is_empty() {
-        bail!("merge: no input files");
+        return Err(MergeErrorKind::NoInputs.into());
     }
     if out.exists() && !force {
-        bail!(
-            "{}: already exists; pass --force to replace it",
-            out.display()
-        );
+        return Err(MergeErrorKind::OutputExists(out.to_path_buf()).into());
     }
     let mut metas = Vec::new();
     for input in inputs {
         if input == out {
-            bail!("{}: is both an input and the output", out.display());
+            return Err(MergeErrorKind::InputIsOutput(out.to_path_buf()).into());
         }
         let side = sidecar::sidecar_path(input);
-        let meta = sidecar::read(&side)
-            .with_context(|| format!("{}: its sidecar is needed to merge it", input.display()))?;
+        let meta = sidecar::read(&side).map_err(|source| MergeErrorKind::NoSidecar {
+            input: input.clone(),
+            source,
+        })?;
         metas.push((input, side, meta));
     }
     let field = |v: &Value, k: &str| v.get(k).cloned().unwrap_or(Value::Null);
@@ -60,20 +60,21 @@ pub fn merge(
     for (_, side, meta) in &metas[1..] {
         for key in ["experiment", "fingerprint", "jobs_total"] {
             if field(meta, key) != field(first, key) {
-                bail!(
-                    "{}: {key} is {}, but {} has {}: these outputs are not shards of one experiment",
-                    side.display(),
-                    field(meta, key),
-                    first_side.display(),
-                    field(first, key)
-                );
+                return Err(MergeErrorKind::NotShards {
+                    sidecar: side.clone(),
+                    key,
+                    value: field(meta, key),
+                    first_sidecar: first_side.clone(),
+                    first_value: field(first, key),
+                }
+                .into());
             }
         }
     }
     let total = first
         .get("jobs_total")
         .and_then(Value::as_u64)
-        .with_context(|| format!("{}: no jobs_total", first_side.display()))?;
+        .ok_or_else(|| MergeErrorKind::NoJobsTotal(first_side.clone()))?;
 
     // Every input's text, and per row: its record and where its bytes are.
     let mut texts = Vec::new();
@@ -84,10 +85,7 @@ pub fn merge(
         let text = rowfile::read_text(input)?;
         let first_line = text.split(|&b| b == b'\n').next().unwrap_or_default();
         if first_line.strip_suffix(b"\r").unwrap_or(first_line) != header.as_bytes() {
-            bail!(
-                "{}:1: not a sudolab run output (the header differs from this version's)",
-                input.display()
-            );
+            return Err(MergeErrorKind::HeaderDiffers(input.clone()).into());
         }
         let mut reader = RowReader::new(input, text.as_slice())?;
         while let Some((r, span)) = reader.next_row()? {
@@ -105,8 +103,7 @@ pub fn merge(
         .collect();
     let extra: Vec<u64> = holders.keys().copied().filter(|&j| j >= total).collect();
     if !missing.is_empty() || !doubled.is_empty() || !extra.is_empty() {
-        let mut msg =
-            format!("merge: the inputs do not hold each of the {total} jobs exactly once");
+        let mut msg = String::new();
         if !missing.is_empty() {
             msg += &format!("; missing {} job(s): {}", missing.len(), ranges(&missing));
         }
@@ -130,13 +127,16 @@ pub fn merge(
         if !extra.is_empty() {
             msg += &format!("; jobs beyond jobs_total: {}", ranges(&extra));
         }
-        bail!(msg);
+        return Err(MergeErrorKind::Jobs {
+            total,
+            problems: msg,
+        }
+        .into());
     }
     rows.sort_by_key(|(r, _, _)| r.job);
 
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("{}: cannot create directory", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| FileError::new(dir, FileAction::CreateDir, e))?;
     }
     let mut merged = Vec::with_capacity(texts.iter().map(Vec::len).sum());
     merged.extend_from_slice(header.as_bytes());
@@ -156,8 +156,8 @@ pub fn merge(
     // The lock `run` takes: a run (or another merge) writing this output is not overwritten.
     let _lock = rowfile::OutputLock::take(out)?;
     let tmp = rowfile::sibling(out, ".merge.tmp");
-    std::fs::write(&tmp, &merged).with_context(|| format!("{}: cannot write", tmp.display()))?;
-    std::fs::rename(&tmp, out).with_context(|| format!("{}: cannot write", out.display()))?;
+    std::fs::write(&tmp, &merged).map_err(|e| FileError::new(&tmp, FileAction::Write, e))?;
+    std::fs::rename(&tmp, out).map_err(|e| FileError::new(out, FileAction::Write, e))?;
     let records: Vec<Record> = rows.into_iter().map(|(r, _, _)| r).collect();
 
     let mut status_counts: BTreeMap<&str, u64> = BTreeMap::new();
@@ -208,7 +208,7 @@ fn check_puzzle_files(
     metas: &[(&PathBuf, PathBuf, Value)],
     rows: &[(Record, usize, std::ops::Range<usize>)],
     texts: &[Vec<u8>],
-) -> anyhow::Result<()> {
+) -> Result<(), MergeError> {
     let prints = |m: &Value| m.get("puzzle_fingerprints").cloned().unwrap_or(Value::Null);
     let (_, first_side, first) = &metas[0];
     for (b, (_, side, meta)) in metas.iter().enumerate().skip(1) {
@@ -235,25 +235,30 @@ fn check_puzzle_files(
             (*i == b && r.dataset == dataset && index != r.puzzle_index)
                 .then(|| (r, line(*i, span.start), index, at))
         });
-        let why = format!(
-            "the shards were run on different puzzle files (dataset {dataset}: puzzle \
-             fingerprint {} in {}, {} in {}); run every shard on the same files",
-            fb[&dataset].as_str().unwrap_or("?"),
-            side.display(),
-            fa[&dataset].as_str().unwrap_or("?"),
-            first_side.display()
-        );
-        match clash {
-            Some((r, at, index, first_at)) => bail!(
-                "{}:{at}: puzzle {} of dataset {dataset} is {:?}, which {}:{first_at} has as \
-                 puzzle {index}: {why}",
-                inputs[b].display(),
-                r.puzzle_index,
-                r.puzzle,
-                inputs[0].display()
-            ),
-            None => bail!("{}: {why}", inputs[b].display()),
+        let why = DifferentPuzzles {
+            fingerprint: fb[&dataset].as_str().unwrap_or("?").to_string(),
+            sidecar: side.clone(),
+            first_fingerprint: fa[&dataset].as_str().unwrap_or("?").to_string(),
+            first_sidecar: first_side.clone(),
+            dataset,
+        };
+        return Err(match clash {
+            Some((r, line, first_index, first_line)) => MergeErrorKind::PuzzleClash {
+                input: inputs[b].clone(),
+                line,
+                index: r.puzzle_index,
+                puzzle: r.puzzle.clone(),
+                first_input: inputs[0].clone(),
+                first_line,
+                first_index,
+                why,
+            },
+            None => MergeErrorKind::PuzzleFiles {
+                input: inputs[b].clone(),
+                why,
+            },
         }
+        .into());
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! time have passed; the rate is puzzles per CPU second and per wall second.
 //!
 //! ```text
-//! cargo run --release --example fast_bench -- MODE FILE [MIN_CPU_SECS]
+//! cargo bench --bench fast_bench -- MODE FILE [MIN_CPU_SECS]
 //! ```
 //!
 //! Modes: `solver` = the solver called directly ([`sudolab::engines::fast::Solver::count`],
@@ -20,7 +20,11 @@ use sudolab::puzzle::read_puzzles;
 use sudolab::timing::thread_cpu_time;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench` to the program: not one of its arguments.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if args.len() < 2 {
         eprintln!("usage: fast_bench solver|engine|guesses FILE [MIN_CPU_SECS]");
         std::process::exit(2);

@@ -2,8 +2,8 @@
 //! the memory the process holds (`VmRSS` and `VmHWM` from `/proc/self/status`).
 //!
 //! ```text
-//! cargo run --release --example drat_check -- FORMULA.cnf PROOF [OPTIONS]
-//! cargo run --release --example drat_check -- --synthetic VARS [OPTIONS]
+//! cargo bench --bench drat_check -- FORMULA.cnf PROOF [OPTIONS]
+//! cargo bench --bench drat_check -- --synthetic VARS [OPTIONS]
 //! options: --mode forward|backward (default forward)   --time-limit MS
 //! ```
 //!
@@ -109,7 +109,11 @@ fn report_load(checker: &DratChecker, start: Instant) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench` to the program: not one of its arguments.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let value = |name: &str| {
         args.iter()
             .position(|a| a == name)
