@@ -20,7 +20,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;
 use sudolab::cnf::drat::{CheckMode, DratChecker};
-use sudolab::cnf::{self, Budget, CnfOptions, EncodeLimits, Scratch};
+use sudolab::cnf::{self, CnfOptions, Deadline, EncodeLimits, Scratch};
 use sudolab::engines::{EngineSpec, Limits};
 use sudolab::puzzle::{read_puzzles, Puzzle};
 
@@ -243,7 +243,7 @@ fn cases(count: usize, opts: &CnfOptions) -> Vec<Case> {
 fn finish(checker: &mut DratChecker, c: &Case, proof: &str) -> u64 {
     checker.add_clause(&c.blocking);
     let got = checker
-        .check_proof(proof.as_bytes(), &Budget::default())
+        .check_proof(proof.as_bytes(), &Deadline::default())
         .expect("a valid proof");
     got.checked
 }

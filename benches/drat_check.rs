@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sudolab::cnf::drat::{CheckMode, DratChecker, DratError};
-use sudolab::cnf::{read_dimacs, Budget, ClauseSink};
+use sudolab::cnf::{read_dimacs, ClauseSink, Deadline};
 
 fn memory() -> String {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -39,12 +39,12 @@ fn memory() -> String {
 /// Loads the synthetic formula (reading the budget every 2^16 clauses, as a caller that
 /// loads a formula clause by clause should); returns the proof, or None when the budget ran
 /// out.
-fn synthetic(checker: &mut DratChecker, vars: i32, budget: &Budget) -> Option<Vec<u8>> {
+fn synthetic(checker: &mut DratChecker, vars: i32, budget: &Deadline) -> Option<Vec<u8>> {
     let mut added = 0u32;
     let mut add = |checker: &mut DratChecker, c: &[i32]| {
         checker.add_clause(c);
         added = added.wrapping_add(1);
-        added & 0xffff != 0 || budget.spent().is_none()
+        added & 0xffff != 0 || budget.expired().is_none()
     };
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let (y, z) = (vars + 1, vars + 2);
@@ -128,8 +128,8 @@ fn main() {
     let limit = value("--time-limit").map(|ms| Duration::from_millis(ms.parse().expect("ms")));
     let mut checker = DratChecker::with_mode(mode);
     let mut start = Instant::now();
-    let mut budget = Budget {
-        deadline: limit.map(|l| start + l),
+    let mut budget = Deadline {
+        at: limit.map(|l| start + l),
         cancel: None,
     };
     let result = if let Some(vars) = value("--synthetic") {
@@ -152,7 +152,7 @@ fn main() {
         let proof = BufReader::with_capacity(1 << 16, file);
         // The clock starts again: `check` loads the clauses under the budget.
         start = Instant::now();
-        budget.deadline = limit.map(|l| start + l);
+        budget.at = limit.map(|l| start + l);
         checker.check(dimacs.num_vars, &dimacs.clauses, proof, &budget)
     };
     let total = start.elapsed();

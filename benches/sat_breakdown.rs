@@ -14,7 +14,7 @@
 //! its best over the rounds; the table gives the median and the mean over the puzzles.
 
 use std::time::Instant;
-use sudolab::cnf::{self, Budget, CnfEncoding, CnfOptions, SatAnswer};
+use sudolab::cnf::{self, CnfEncoding, CnfOptions, Deadline, SatAnswer};
 use sudolab::engines::{self, EngineOptions, Limits};
 use sudolab::puzzle::{read_puzzles, Puzzle};
 use varisat::{ExtendFormula, Lit};
@@ -39,7 +39,7 @@ fn phases(
     engine: &mut dyn engines::Engine,
 ) -> [f64; 10] {
     let mut t = [0f64; 10];
-    let budget = Budget::default();
+    let budget = Deadline::default();
     let mut clock = Instant::now();
     let mut lap = |i: usize, t: &mut [f64; 10]| {
         let now = Instant::now();

@@ -21,7 +21,9 @@
 //! 3. rk25: the `sat` engine with `optimized` (and `extended`) on data/rk-25x25.txt.
 
 use std::time::{Duration, Instant};
-use sudolab::cnf::{self, backend::Batsat, Budget, CnfEncoding, CnfOptions, SatAnswer, SatBackend};
+use sudolab::cnf::{
+    self, backend::Batsat, CnfEncoding, CnfOptions, Deadline, SatAnswer, SatBackend,
+};
 use sudolab::engines::{self, EngineOptions, Limits, Status};
 use sudolab::puzzle::{read_puzzles, Puzzle};
 
@@ -178,7 +180,7 @@ fn decisions(set: &str, puzzles: &[Puzzle]) {
             let cnf = cnf::encode(p, &opts);
             let mut b = Batsat::new();
             b.add_cnf(&cnf);
-            let budget = Budget::default();
+            let budget = Deadline::default();
             let SatAnswer::Sat(m) = b.solve(&cnf.assumptions, &budget).unwrap() else {
                 panic!("unsat")
             };
@@ -390,10 +392,10 @@ fn main() {
             for _ in 0..k {
                 let mut b = cnf::make_backend(name).unwrap();
                 b.add_clause(&[1, 2]);
-                let _ = b.solve(&[], &Budget::default()).unwrap();
+                let _ = b.solve(&[], &Deadline::default()).unwrap();
                 b.add_clause(&[-1]);
                 b.add_clause(&[-2]);
-                let _ = b.solve(&[], &Budget::default()).unwrap();
+                let _ = b.solve(&[], &Deadline::default()).unwrap();
             }
             println!(
                 "floor {name}: {:.1} µs CPU per new solver + SAT call + UNSAT call",

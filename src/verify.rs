@@ -127,10 +127,26 @@ fn run_all(
         .collect()
 }
 
+/// How an answer differs from a certified verdict ([`against_certified`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CertifiedMismatch {
+    #[error("status {status} vs certified {certified}")]
+    Status {
+        status: Status,
+        certified: &'static str,
+    },
+    #[error("solution {solution:?} vs the certified unique solution")]
+    Solution { solution: Grid },
+}
+
 /// Whether the answer `outcome` agrees with `certified`; what differs if not. An answer
 /// agrees when its status is the certified verdict (`solved`, a first solution, agrees with
 /// `unique` and `multiple`) and, for `unique`, every solution it kept is the certified one.
-pub fn against_certified(outcome: &Outcome, certified: &Certified<'_>) -> Result<(), String> {
+pub fn against_certified(
+    outcome: &Outcome,
+    certified: &Certified<'_>,
+) -> Result<(), CertifiedMismatch> {
     use certify::Verdict as V;
     let verdict = certified.verdict;
     let status_agrees = matches!(
@@ -141,11 +157,10 @@ pub fn against_certified(outcome: &Outcome, certified: &Certified<'_>) -> Result
             | (Status::Unsat, V::Unsat)
     );
     if !status_agrees {
-        return Err(format!(
-            "status {} vs certified {}",
-            outcome.status,
-            verdict.as_str()
-        ));
+        return Err(CertifiedMismatch::Status {
+            status: outcome.status,
+            certified: verdict.as_str(),
+        });
     }
     if verdict == V::Unique {
         if let Some(other) = outcome
@@ -153,9 +168,9 @@ pub fn against_certified(outcome: &Outcome, certified: &Certified<'_>) -> Result
             .iter()
             .find(|s| Some(*s) != certified.solutions.first())
         {
-            return Err(format!(
-                "solution {other:?} vs the certified unique solution"
-            ));
+            return Err(CertifiedMismatch::Solution {
+                solution: other.clone(),
+            });
         }
     }
     Ok(())
@@ -188,7 +203,7 @@ fn compare_with(runs: Vec<Run>, limits: &Limits, certified: Option<&Certified<'_
             Some(Err(what)) => disagreements.push(Disagreement {
                 spec: r.spec.clone(),
                 reference: CERTIFICATE.to_string(),
-                what,
+                what: what.to_string(),
             }),
             _ => compared.push(r),
         }

@@ -12,7 +12,6 @@ use super::canonical::CanonicalForm;
 use super::prove::Verdict;
 use crate::puzzle::{write_grid, Geometry, Layout, OutputFormat};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -93,16 +92,11 @@ pub struct Decoded {
 }
 
 /// What is wrong with an entry, and in which field.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("field `{field}`: {message}")]
 pub struct FieldError {
     pub field: &'static str,
     pub message: String,
-}
-
-impl fmt::Display for FieldError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "field `{}`: {}", self.field, self.message)
-    }
 }
 
 fn field(field: &'static str, message: impl Into<String>) -> FieldError {
@@ -119,8 +113,28 @@ pub fn grid_text(grid: &[u16], geometry: &Geometry) -> String {
         .to_string()
 }
 
+/// Why a grid text cannot be read ([`parse_grid`]); cells are numbered from 1, row-major.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GridTextError {
+    #[error("symbol `{symbol}` at cell {cell} is not a digit of 1..{n} or `.`")]
+    Symbol { symbol: char, cell: usize, n: usize },
+    #[error("`{token}` at cell {cell} is not a number of 0..{n}")]
+    Number {
+        token: String,
+        cell: usize,
+        n: usize,
+    },
+    #[error("{found} cells, expected {} for side {n}", n * n)]
+    Length { found: usize, n: usize },
+    #[error("cell {cell} holds {digit}, larger than the side {n}")]
+    Digit { cell: usize, digit: u16, n: usize },
+    #[error("cell {cell} is empty")]
+    Empty { cell: usize },
+}
+
 /// Reads a grid of side `n` written by [`grid_text`]; `empty_ok` allows empty cells.
-pub fn parse_grid(text: &str, n: usize, empty_ok: bool) -> Result<Vec<u16>, String> {
+pub fn parse_grid(text: &str, n: usize, empty_ok: bool) -> Result<Vec<u16>, GridTextError> {
     let cells = n * n;
     let mut grid = Vec::with_capacity(cells);
     if n <= 35 && !text.trim().contains(char::is_whitespace) {
@@ -131,10 +145,11 @@ pub fn parse_grid(text: &str, n: usize, empty_ok: bool) -> Result<Vec<u16>, Stri
                 'A'..='Z' => ch as u16 - 'A' as u16 + 10,
                 'a'..='z' => ch as u16 - 'a' as u16 + 10,
                 _ => {
-                    return Err(format!(
-                        "symbol `{ch}` at cell {} is not a digit of 1..{n} or `.`",
-                        i + 1
-                    ))
+                    return Err(GridTextError::Symbol {
+                        symbol: ch,
+                        cell: i + 1,
+                        n,
+                    })
                 }
             };
             grid.push(d);
@@ -144,27 +159,31 @@ pub fn parse_grid(text: &str, n: usize, empty_ok: bool) -> Result<Vec<u16>, Stri
             let d = if tok == "." {
                 0
             } else {
-                tok.parse::<u16>()
-                    .map_err(|_| format!("`{tok}` at cell {} is not a number of 0..{n}", i + 1))?
+                tok.parse::<u16>().map_err(|_| GridTextError::Number {
+                    token: tok.to_string(),
+                    cell: i + 1,
+                    n,
+                })?
             };
             grid.push(d);
         }
     }
     if grid.len() != cells {
-        return Err(format!(
-            "{} cells, expected {cells} for side {n}",
-            grid.len()
-        ));
+        return Err(GridTextError::Length {
+            found: grid.len(),
+            n,
+        });
     }
     for (i, &d) in grid.iter().enumerate() {
         if d as usize > n {
-            return Err(format!(
-                "cell {} holds {d}, larger than the side {n}",
-                i + 1
-            ));
+            return Err(GridTextError::Digit {
+                cell: i + 1,
+                digit: d,
+                n,
+            });
         }
         if d == 0 && !empty_ok {
-            return Err(format!("cell {} is empty", i + 1));
+            return Err(GridTextError::Empty { cell: i + 1 });
         }
     }
     Ok(grid)
@@ -235,7 +254,8 @@ impl Entry {
         } else {
             geometry
         };
-        let givens = parse_grid(&self.puzzle, n, true).map_err(|e| field("puzzle", e))?;
+        let givens =
+            parse_grid(&self.puzzle, n, true).map_err(|e| field("puzzle", e.to_string()))?;
         let verdict = Verdict::parse(&self.verdict).ok_or_else(|| {
             field(
                 "verdict",
@@ -250,7 +270,7 @@ impl Entry {
             .iter()
             .map(|s| parse_grid(s, n, false))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| field("solutions", e))?;
+            .map_err(|e| field("solutions", e.to_string()))?;
         let form: CanonicalForm = self
             .formula
             .parse()
@@ -261,7 +281,7 @@ impl Entry {
                 list.iter()
                     .map(|s| parse_grid(s, n, false))
                     .collect::<Result<Vec<_>, _>>()
-                    .map_err(|e| field("minimality", e))?,
+                    .map_err(|e| field("minimality", e.to_string()))?,
             ),
         };
         if let Some(p) = &self.proof {

@@ -17,7 +17,7 @@
 use super::canonical::{canonical_houses, Canonical, CanonicalForm};
 use super::prove::Verdict;
 use crate::cnf::drat::{DratChecker, DratError, ProofCheck, ProofPosition};
-use crate::cnf::{Budget, ClauseSink, Interrupt};
+use crate::cnf::{ClauseSink, Deadline, Interrupt};
 use crate::puzzle::Geometry;
 use std::io::BufRead;
 
@@ -32,6 +32,36 @@ pub struct Claim<'a> {
     pub minimality: Option<&'a [Vec<u16>]>,
 }
 
+/// Why a grid is not a solution of a puzzle ([`check_solution`]); rows, columns and houses
+/// are numbered from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolutionError {
+    #[error("{found} cells, expected {expected}")]
+    Length { found: usize, expected: usize },
+    #[error("cell r{row}c{col} holds {digit}, not a digit 1..{n}")]
+    NotADigit {
+        row: usize,
+        col: usize,
+        digit: u16,
+        n: usize,
+    },
+    #[error("cell r{row}c{col} holds {digit}, but its given is {given}")]
+    NotTheGiven {
+        row: usize,
+        col: usize,
+        digit: u16,
+        given: u16,
+    },
+    #[error("digit {digit} twice in house {house} (cell r{row}c{col})")]
+    Twice {
+        digit: usize,
+        house: usize,
+        row: usize,
+        col: usize,
+    },
+}
+
 /// Why a certificate is rejected.
 #[derive(Debug, thiserror::Error)]
 pub enum Rejection {
@@ -42,7 +72,7 @@ pub enum Rejection {
         found: usize,
     },
     #[error("solution {which} is not a solution: {why}")]
-    NotASolution { which: usize, why: String },
+    NotASolution { which: usize, why: SolutionError },
     #[error("the two solutions are the same grid")]
     SameSolutions,
     #[error("verdict {0} needs a proof, and none is given")]
@@ -93,25 +123,35 @@ pub struct Accepted {
 /// Whether `grid` solves the puzzle `givens` under the houses of `geometry`: digits in
 /// `1..=N`, every given kept, every house holding every digit once. Written here rather than
 /// taken from the model, so that the check shares as little as possible with what it checks.
-pub fn check_solution(geometry: &Geometry, givens: &[u16], grid: &[u16]) -> Result<(), String> {
+pub fn check_solution(
+    geometry: &Geometry,
+    givens: &[u16],
+    grid: &[u16],
+) -> Result<(), SolutionError> {
     let n = geometry.n();
     if grid.len() != n * n {
-        return Err(format!("{} cells, expected {}", grid.len(), n * n));
+        return Err(SolutionError::Length {
+            found: grid.len(),
+            expected: n * n,
+        });
     }
     for (cell, (&g, &s)) in givens.iter().zip(grid).enumerate() {
+        let (row, col) = (cell / n + 1, cell % n + 1);
         if s == 0 || s as usize > n {
-            return Err(format!(
-                "cell r{}c{} holds {s}, not a digit 1..{n}",
-                cell / n + 1,
-                cell % n + 1
-            ));
+            return Err(SolutionError::NotADigit {
+                row,
+                col,
+                digit: s,
+                n,
+            });
         }
         if g != 0 && g != s {
-            return Err(format!(
-                "cell r{}c{} holds {s}, but its given is {g}",
-                cell / n + 1,
-                cell % n + 1
-            ));
+            return Err(SolutionError::NotTheGiven {
+                row,
+                col,
+                digit: s,
+                given: g,
+            });
         }
     }
     let houses = canonical_houses(geometry);
@@ -121,12 +161,12 @@ pub fn check_solution(geometry: &Geometry, givens: &[u16], grid: &[u16]) -> Resu
         for &cell in house {
             let d = grid[cell as usize] as usize;
             if seen[d] == stamp {
-                return Err(format!(
-                    "digit {d} twice in house {} (cell r{}c{})",
-                    h + 1,
-                    cell as usize / n + 1,
-                    cell as usize % n + 1
-                ));
+                return Err(SolutionError::Twice {
+                    digit: d,
+                    house: h + 1,
+                    row: cell as usize / n + 1,
+                    col: cell as usize % n + 1,
+                });
             }
             seen[d] = stamp;
         }
@@ -139,7 +179,7 @@ pub fn check_solution(geometry: &Geometry, givens: &[u16], grid: &[u16]) -> Resu
 pub fn check_claim(
     claim: &Claim<'_>,
     proof: Option<&mut dyn BufRead>,
-    budget: &Budget,
+    budget: &Deadline,
 ) -> Result<Accepted, Rejection> {
     ClaimChecker::new().check(claim, proof, budget)
 }
@@ -168,7 +208,7 @@ impl ClaimChecker {
         &mut self,
         claim: &Claim<'_>,
         proof: Option<&mut dyn BufRead>,
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<Accepted, Rejection> {
         let v = claim.verdict;
         let (lo, hi, expected) = match v {
@@ -227,7 +267,7 @@ impl ClaimChecker {
         &mut self,
         canonical: &Canonical,
         extra: Option<&[i32]>,
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<(), Rejection> {
         let key_matches = self.loaded.as_ref().is_some_and(|(form, n, houses)| {
             *form == canonical.form() && *n == canonical.n() && houses == canonical.houses()
@@ -249,7 +289,7 @@ impl ClaimChecker {
             canonical.for_each_group_clause(|c| {
                 count += 1;
                 if count % LOAD_POLL == 0 {
-                    stop = budget.spent();
+                    stop = budget.expired().map(Interrupt::from);
                     if stop.is_some() {
                         return false;
                     }

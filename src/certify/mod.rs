@@ -30,7 +30,9 @@ mod drat_out;
 pub mod prove;
 
 pub use canonical::{Canonical, CanonicalForm, PAIRWISE_MAX_SIDE};
-pub use check::{check_claim, check_solution, Accepted, Claim, ClaimChecker, Rejection};
+pub use check::{
+    check_claim, check_solution, Accepted, Claim, ClaimChecker, Rejection, SolutionError,
+};
 pub use drat_out::DratText;
 pub use prove::{Certificate, ProofStats, ProveError, Prover, Verdict};
 

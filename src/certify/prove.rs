@@ -39,7 +39,7 @@
 use super::canonical::{Canonical, CanonicalForm};
 use super::drat_out::DratText;
 use crate::cnf::{
-    decode, encode_into, Budget, Clauses, CnfOptions, EncodeLimits, EncodeStop, GivensMode,
+    decode, encode_into, Clauses, CnfOptions, Deadline, EncodeLimits, EncodeStop, GivensMode,
     Interrupt, Model, Scratch,
 };
 use crate::puzzle::{Grid, Puzzle};
@@ -184,7 +184,7 @@ impl Prover {
         &mut self,
         puzzle: &Puzzle,
         options: &CnfOptions,
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<Certificate, ProveError> {
         if options.givens == GivensMode::Assumptions {
             return Err(ProveError::Assumptions);
@@ -376,13 +376,13 @@ enum SolveFail {
 /// budget is spent, which ends the solve (varisat has no other interrupt).
 struct ProofBuffer {
     bytes: Rc<RefCell<Vec<u8>>>,
-    budget: Budget,
+    budget: Deadline,
     stopped: Rc<RefCell<Option<Interrupt>>>,
 }
 
 impl io::Write for ProofBuffer {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if let Some(why) = self.budget.spent() {
+        if let Some(why) = self.budget.expired().map(Interrupt::from) {
             *self.stopped.borrow_mut() = Some(why);
             return Err(io::Error::other("sudolab: budget spent"));
         }
@@ -400,9 +400,9 @@ fn solve_logged(
     num_vars: u32,
     clauses: &Clauses,
     extra: Option<&[i32]>,
-    budget: &Budget,
+    budget: &Deadline,
 ) -> Result<Logged, SolveFail> {
-    if let Some(why) = budget.spent() {
+    if let Some(why) = budget.expired().map(Interrupt::from) {
         return Err(SolveFail::Stopped(why));
     }
     let bytes = Rc::new(RefCell::new(Vec::new()));

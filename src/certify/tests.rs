@@ -2,7 +2,7 @@
 //! rejected.
 
 use super::*;
-use crate::cnf::{Amo, Budget, CnfEncoding, CnfOptions};
+use crate::cnf::{Amo, CnfEncoding, CnfOptions, Deadline};
 use crate::puzzle::{read_str, Geometry, Puzzle, ReadOptions};
 use std::sync::Arc;
 
@@ -36,7 +36,7 @@ fn options(encoding: CnfEncoding, amo: Amo) -> CnfOptions {
 
 fn certify_and_check(p: &Puzzle, o: &CnfOptions) -> Certificate {
     let mut prover = Prover::new();
-    let cert = prover.certify(p, o, &Budget::default()).unwrap();
+    let cert = prover.certify(p, o, &Deadline::default()).unwrap();
     let claim = Claim {
         geometry: p.geometry(),
         givens: p.givens(),
@@ -49,7 +49,7 @@ fn certify_and_check(p: &Puzzle, o: &CnfOptions) -> Certificate {
     let r = check_claim(
         &claim,
         proof.as_mut().map(|p| p as &mut dyn std::io::BufRead),
-        &Budget::default(),
+        &Deadline::default(),
     );
     if let Err(e) = &r {
         panic!(
@@ -138,7 +138,7 @@ fn false_claims_are_rejected() {
     };
     let mut r: &[u8] = &proof;
     assert!(matches!(
-        check_claim(&claim, Some(&mut r), &Budget::default()),
+        check_claim(&claim, Some(&mut r), &Deadline::default()),
         Err(Rejection::NotASolution { .. })
     ));
     // A given dropped so that there are several solutions, the old proof kept: the proof
@@ -158,7 +158,7 @@ fn false_claims_are_rejected() {
         minimality: None,
     };
     let mut r: &[u8] = &proof;
-    let e = check_claim(&claim, Some(&mut r), &Budget::default()).unwrap_err();
+    let e = check_claim(&claim, Some(&mut r), &Deadline::default()).unwrap_err();
     assert!(matches!(e, Rejection::Proof(_)), "{e}");
 }
 
@@ -179,7 +179,7 @@ fn sequential_form_proofs_check() {
     };
     let proof = cert.proof.unwrap();
     let mut r: &[u8] = &proof;
-    check_claim(&claim, Some(&mut r), &Budget::default()).unwrap();
+    check_claim(&claim, Some(&mut r), &Deadline::default()).unwrap();
 }
 
 /// One [`ClaimChecker`] over a run of claims of one shape (the group clauses kept, givens
@@ -190,7 +190,7 @@ fn a_reused_claim_checker_judges_each_claim_alone() {
     let hard = puzzle(HARD);
     let easy = puzzle(EASY);
     let mut prover = Prover::new();
-    let budget = Budget::default();
+    let budget = Deadline::default();
     let hard_cert = prover
         .certify(&hard, &CnfOptions::default(), &budget)
         .unwrap();

@@ -20,7 +20,7 @@ use crate::certify::bundle::{
     field_column, grid_text, BundleWriter, Entry, EntryStats, ENTRIES_FILE,
 };
 use crate::certify::{Certificate, Claim, ClaimChecker, ProveError, Prover, Verdict};
-use crate::cnf::{Amo, Budget, CnfEncoding, CnfOptions};
+use crate::cnf::{Amo, CnfEncoding, CnfOptions, Deadline};
 use crate::puzzle::{Grid, Puzzle};
 use anyhow::{anyhow, bail, Context};
 use clap::Args;
@@ -179,11 +179,8 @@ pub fn run(args: CertifyArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn budget(limit: Option<Duration>) -> Budget {
-    Budget {
-        deadline: limit.map(|t| Instant::now() + t),
-        cancel: None,
-    }
+fn budget(limit: Option<Duration>) -> Deadline {
+    Deadline::after(Instant::now(), limit, None)
 }
 
 /// Makes and checks certificates one puzzle at a time, for `certify -o`, `generate
@@ -272,13 +269,12 @@ impl Certifier {
         self
     }
 
-    fn budget(&self) -> Budget {
-        let mut b = budget(self.time_limit);
-        b.deadline = match (b.deadline, self.deadline) {
-            (Some(a), Some(d)) => Some(a.min(d)),
-            (a, d) => a.or(d),
-        };
-        b
+    fn budget(&self) -> Deadline {
+        Deadline {
+            at: self.deadline,
+            cancel: None,
+        }
+        .child(self.time_limit)
     }
 
     /// An `unknown` entry for `puzzle` with `note`, as made with this certifier's encoding.

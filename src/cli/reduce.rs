@@ -599,8 +599,8 @@ fn check_unsat_claim(
         return Ok(ExitCode::SUCCESS);
     };
     let file = File::open(proof).with_context(|| format!("{proof}:0:0: opening the proof"))?;
-    let budget = cnf::Budget {
-        deadline: args.time_limit.map(|t| std::time::Instant::now() + t),
+    let budget = cnf::Deadline {
+        at: args.time_limit.map(|t| std::time::Instant::now() + t),
         cancel: None,
     };
     match check_drat(

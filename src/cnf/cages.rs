@@ -405,7 +405,7 @@ fn bdd(y: &[i32], n: usize, s: usize, out: &mut dyn ClauseOut) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cnf::{make_backend, Budget, SatAnswer};
+    use crate::cnf::{make_backend, Deadline, SatAnswer};
 
     /// Collects the clauses and numbers aux variables after `first`.
     struct Store {
@@ -509,7 +509,7 @@ mod tests {
         }
         let mut found = Vec::new();
         loop {
-            match solver.solve(&[], &Budget::default()).unwrap() {
+            match solver.solve(&[], &Deadline::default()).unwrap() {
                 SatAnswer::Sat(m) => {
                     let fill: Vec<u16> = (0..k)
                         .map(|i| {

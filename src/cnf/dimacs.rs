@@ -9,7 +9,6 @@
 
 use super::formula::{Clauses, Cnf};
 use super::header::header_lines;
-use std::fmt;
 use std::io::{self, BufRead, BufWriter, Write};
 
 /// Writes `cnf` as DIMACS with the header comments. Assumptions are written as a
@@ -75,24 +74,13 @@ pub struct Dimacs {
 }
 
 /// A syntax error in a DIMACS or model file, at a 1-based line and column.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
 pub struct SyntaxError {
     pub line: usize,
     pub column: usize,
     pub message: String,
 }
-
-impl fmt::Display for SyntaxError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.message
-        )
-    }
-}
-
-impl std::error::Error for SyntaxError {}
 
 pub(crate) fn syntax(line: usize, column: usize, message: impl Into<String>) -> SyntaxError {
     SyntaxError {

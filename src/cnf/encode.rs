@@ -37,7 +37,7 @@
 //! cancel flag) is read every 2^16 literals.
 
 use super::amo::{at_most_one, size as amo_size, Amo, ClauseOut};
-use super::backend::{Budget, Interrupt, Teardown};
+use super::backend::{Deadline, Interrupt, Teardown};
 use super::cages::{encode_cages, size_cages, TRUE};
 use super::formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
 use super::options::{CnfOptions, Deductions, GivensMode};
@@ -123,7 +123,7 @@ pub struct EncodeLimits {
     pub max_literals: Option<u64>,
     /// Time limit and cancel flag, read every [`CHECK_EVERY_LITERALS`] literals and during
     /// propagation.
-    pub budget: Budget,
+    pub budget: Deadline,
     /// With a deadline: stop early enough to free what was loaded before the deadline (the
     /// sink is a solver that takes time to drop, see [`Teardown`]).
     pub teardown: Option<Teardown>,
@@ -151,7 +151,7 @@ struct Builder<'a, S: ClauseSink + ?Sized> {
     clauses: u64,
     literals: u64,
     next_check: u64,
-    budget: &'a Budget,
+    budget: &'a Deadline,
     teardown: Option<Teardown>,
     stop: Option<Interrupt>,
 }
@@ -195,9 +195,9 @@ impl<S: ClauseSink + ?Sized> Builder<'_, S> {
         if self.literals >= self.next_check {
             self.next_check = self.literals + CHECK_EVERY_LITERALS;
             if self.stop.is_none() {
-                self.stop = self.budget.spent();
+                self.stop = self.budget.expired().map(Interrupt::from);
             }
-            if let (None, Some(t), Some(d)) = (self.stop, &self.teardown, self.budget.deadline) {
+            if let (None, Some(t), Some(d)) = (self.stop, &self.teardown, self.budget.at) {
                 if std::time::Instant::now() >= t.deadline(d, self.clauses) {
                     self.stop = Some(Interrupt::Time);
                 }
@@ -405,7 +405,7 @@ fn size_whole_as(g: &Geometry, opts: &CnfOptions, units: u64) -> SizeStats {
 /// the size guard's count. Closed form where nothing is eliminated; else linear in the
 /// candidates left.
 pub fn count(puzzle: &Puzzle, opts: &CnfOptions, scratch: &mut Scratch) -> SizeStats {
-    match prepare(puzzle, opts, scratch, &Budget::default()) {
+    match prepare(puzzle, opts, scratch, &Deadline::default()) {
         Ok(prepared) => size_prepared(puzzle, opts, prepared, scratch).1,
         Err(_) => unreachable!("no budget"),
     }
@@ -516,7 +516,7 @@ fn prepare(
     puzzle: &Puzzle,
     opts: &CnfOptions,
     scratch: &mut Scratch,
-    budget: &Budget,
+    budget: &Deadline,
 ) -> Result<Prepared, Interrupt> {
     let g = puzzle.geometry();
     let n = g.n();
@@ -758,7 +758,7 @@ impl Propagated<'_> {
 pub fn propagate_singles<'s>(
     puzzle: &Puzzle,
     scratch: &'s mut Scratch,
-    budget: &Budget,
+    budget: &Deadline,
     rules: Deductions,
 ) -> Result<Option<Propagated<'s>>, Interrupt> {
     let opts = CnfOptions {
@@ -1089,8 +1089,8 @@ mod tests {
     fn probing_stops_at_the_deadline() {
         let path = format!("{}/data/rk-64x64.txt", env!("CARGO_MANIFEST_DIR"));
         let p = crate::puzzle::read_puzzles(std::path::Path::new(&path)).unwrap();
-        let past = Budget {
-            deadline: Some(std::time::Instant::now()),
+        let past = Deadline {
+            at: Some(std::time::Instant::now()),
             cancel: None,
         };
         let mut o = CnfOptions {

@@ -166,7 +166,8 @@ pub struct Header {
 /// Why header comments do not give a formula its meaning: the comment line at fault (1-based,
 /// in the DIMACS file), or none when a needed comment is missing or the comments disagree as
 /// a whole; and what is wrong, as a sentence without the position.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
 pub struct HeaderError {
     pub line: Option<usize>,
     pub message: String,
@@ -190,17 +191,6 @@ impl From<&str> for HeaderError {
         }
     }
 }
-
-impl std::fmt::Display for HeaderError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "line {line}: {}", self.message),
-            None => f.write_str(&self.message),
-        }
-    }
-}
-
-impl std::error::Error for HeaderError {}
 
 /// Rebuilds the meaning of a formula from its comment lines (each without the leading `c`,
 /// as [`super::Dimacs::comments`] holds them, paired with their line numbers).

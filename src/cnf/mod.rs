@@ -14,7 +14,7 @@
 //!     FromStr, as_str(), for_group(k)
 //! GivensMode { Units (default), Assumptions }                         FromStr, as_str()
 //! SumEncoding { Combinations (default), Totalizer, Bdd }              FromStr, as_str()
-//! CnfOptions { encoding, amo, givens, dedup: bool, probe, locked, sum } check() -> Result<(), String>
+//! CnfOptions { encoding, amo, givens, dedup: bool, probe, locked, sum } check() -> Result<(), CnfOptionsError>
 //!
 //! encode(&Puzzle, &CnfOptions) -> Cnf
 //! encode_with(&Puzzle, &CnfOptions, &mut Scratch) -> Cnf   (same formula, memory reused;
@@ -23,11 +23,11 @@
 //!     implemented by Clauses, Counter and every `dyn SatBackend`
 //! encode_into(&Puzzle, &CnfOptions, &mut impl ClauseSink, &mut Scratch, &EncodeLimits)
 //!     -> Result<Encoded { info, num_vars, assumptions, size, trivially_unsat }, EncodeStop>
-//!     EncodeLimits { max_literals: Option<u64>, budget: Budget, teardown: Option<Teardown> }
+//!     EncodeLimits { max_literals: Option<u64>, budget: Deadline, teardown: Option<Teardown> }
 //!         (budget read every 2^16 literals; teardown: stop early enough to free the solver)
 //!     EncodeStop::{TooLarge { literals, bound }, Interrupted(Interrupt)}
 //! count(&Puzzle, &CnfOptions, &mut Scratch) -> SizeStats   (exact, nothing emitted)
-//! propagate_singles(&Puzzle, &mut Scratch, &Budget, Deductions { locked, probe })
+//! propagate_singles(&Puzzle, &mut Scratch, &Deadline, Deductions { locked, probe })
 //!     -> Result<Option<Propagated>, Interrupt>
 //!     (reduced's singles [+ locked candidates, probing] alone: None = clash, else Propagated { fixed }, has(c, d),
 //!     placed_in(h, d), filled(), propagation())
@@ -50,22 +50,23 @@
 //! check_model(&Clauses, &Model) -> Result<(), DecodeError>
 //! decode(&CnfInfo, &Model) -> Result<Grid, DecodeError>
 //! decode_checked(&Dimacs, &Model) -> Result<Grid, DecodeError>   (header + clauses + grid check)
-//! drat::check_drat(num_vars, &Clauses, proof: impl BufRead, &Budget)
+//! drat::check_drat(num_vars, &Clauses, proof: impl BufRead, &Deadline)
 //!     -> Result<ProofCheck { lemmas, checked, rat_lemmas, deletions, .. }, DratError>
 //! drat::DratChecker::{new, with_mode(CheckMode::{Forward, Backward}), reset, add_clause,
-//!     truncate, check_proof(impl BufRead, &Budget)}   (reusable; also a ClauseSink)
+//!     truncate, check_proof(impl BufRead, &Deadline)}   (reusable; also a ClauseSink)
 //!
-//! trait SatBackend { name, prefer, reserve_vars, add_clause, add_cnf, solve(&assumptions, &Budget)
-//!                    -> Result<SatAnswer { Sat(Model), Unsat, Interrupted(Interrupt) }, String>,
+//! trait SatBackend { name, prefer, reserve_vars, add_clause, add_cnf, solve(&assumptions, &Deadline)
+//!                    -> Result<SatAnswer { Sat(Model), Unsat, Interrupted(Interrupt) }, BackendError>,
 //!                    stats() -> BackendStats { decisions, conflicts, propagations, learned,
 //!                                              child_cpu_us, thread_cpu_us, .., winner },
 //!                    set_conflict_limit, set_decision_limit -> bool, settle, .. }
 //! make_backend("varisat" | "batsat" | "cadical[:CONFIG]" | "portfolio[:A+B+...]" | "ext:PATH [ARGS...]")
-//!     -> Result<Box<dyn SatBackend>, String>
-//! Budget { deadline: Option<Instant>, cancel: Option<Arc<AtomicBool>> }
+//!     -> Result<Box<dyn SatBackend>, BackendError>
+//! Deadline { at: Option<Instant>, cancel: Option<Arc<AtomicBool>> }   (crate::search::Deadline;
+//!     expired() -> Option<Expiry { Time, Cancelled }>, into Interrupt)
 //!
 //! size_stats(&Puzzle, &CnfOptions) -> SizeStats { vars, clauses, literals }
-//! size_stats_empty(n, &CnfOptions) -> Result<SizeStats, String>   (default box shape)
+//! size_stats_empty(n, &CnfOptions) -> Result<SizeStats, GeometryError>   (default box shape)
 //! ```
 //!
 //! The `sat` engine ([`crate::engines::sat`]) puts these together: encode, solve, decode,
@@ -109,7 +110,8 @@ mod size;
 
 pub use amo::Amo;
 pub use backend::{
-    make_backend, BackendStats, Budget, Interrupt, SatAnswer, SatBackend, Teardown, BACKEND_NAMES,
+    make_backend, AnswerErrorKind, BackendError, BackendStats, Deadline, Interrupt, SatAnswer,
+    SatBackend, Teardown, BACKEND_NAMES,
 };
 pub use cages::SumEncoding;
 pub use decode::{check_model, decode, decode_checked, DecodeError};
@@ -121,7 +123,7 @@ pub use encode::{
 pub use formula::{Clauses, Cnf, CnfInfo, SizeStats, VarMap};
 pub use header::{parse_header, Header, HeaderError};
 pub use model::{read_model, Model, SolverAnswer};
-pub use options::{CnfEncoding, CnfOptions, Deductions, GivensMode};
+pub use options::{CnfEncoding, CnfOptions, CnfOptionsError, Deductions, GivensMode};
 pub use sink::{ClauseSink, Counter};
 pub use size::{size_stats, size_stats_empty};
 

@@ -131,6 +131,23 @@ impl FromStr for GivensMode {
     }
 }
 
+/// A combination of [`CnfOptions`] that does not make sense ([`CnfOptions::check`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CnfOptionsError {
+    /// `optimized` or `reduced` with the givens as assumptions.
+    #[error("encoding {encoding} eliminates the givens: givens=assumptions does not apply")]
+    GivensEliminated { encoding: CnfEncoding },
+    /// `probe=true` or `locked=true` with another encoding than `reduced`.
+    #[error(
+        "{option}=true needs encoding=reduced (it strengthens reduced's propagation), not {encoding}"
+    )]
+    NeedsReduced {
+        option: &'static str,
+        encoding: CnfEncoding,
+    },
+}
+
 /// Everything [`super::encode`] needs besides the puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct CnfOptions {
@@ -177,20 +194,18 @@ impl CnfOptions {
 
     /// Rejects combinations that do not make sense: `optimized` or `reduced` with givens as
     /// assumptions, probing or locked candidates with another encoding than `reduced`.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), CnfOptionsError> {
         if self.encoding.eliminates() && self.givens == GivensMode::Assumptions {
-            return Err(format!(
-                "encoding {} eliminates the givens: givens=assumptions does not apply",
-                self.encoding
-            ));
+            return Err(CnfOptionsError::GivensEliminated {
+                encoding: self.encoding,
+            });
         }
-        for (on, name) in [(self.probe, "probe"), (self.locked, "locked")] {
+        for (on, option) in [(self.probe, "probe"), (self.locked, "locked")] {
             if on && self.encoding != CnfEncoding::Reduced {
-                return Err(format!(
-                    "{name}=true needs encoding=reduced (it strengthens reduced's propagation), \
-                     not {}",
-                    self.encoding
-                ));
+                return Err(CnfOptionsError::NeedsReduced {
+                    option,
+                    encoding: self.encoding,
+                });
             }
         }
         Ok(())

@@ -55,7 +55,7 @@
 //! so each rule fires from a counter reaching 1, and the whole run is linear in the
 //! candidates removed times the houses per cell, plus one scan of a house per placement.
 
-use super::backend::{Budget, Interrupt};
+use super::backend::{Deadline, Interrupt};
 use super::options::Deductions;
 use crate::puzzle::Geometry;
 
@@ -143,7 +143,7 @@ struct Run<'a, 'b> {
     n: usize,
     t: &'a mut Table<'b>,
     w: &'a mut SinglesWork,
-    budget: &'a Budget,
+    budget: &'a Deadline,
     work: u64,
     next_check: u64,
     /// While probing: every change is written to the trail first.
@@ -203,7 +203,7 @@ impl Run<'_, '_> {
         self.work += amount;
         if self.work >= self.next_check {
             self.next_check = self.work + CHECK_EVERY;
-            if let Some(why) = self.budget.spent() {
+            if let Some(why) = self.budget.expired().map(Interrupt::from) {
                 return Err(Stop::Interrupted(why));
             }
         }
@@ -584,7 +584,7 @@ pub(crate) fn propagate(
     g: &Geometry,
     table: &mut Table<'_>,
     work: &mut SinglesWork,
-    budget: &Budget,
+    budget: &Deadline,
     rules: Deductions,
 ) -> Result<bool, Interrupt> {
     let mut run = Run {

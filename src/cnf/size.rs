@@ -6,7 +6,7 @@ use super::encode::{encode_into, EncodeLimits, Scratch};
 use super::formula::SizeStats;
 use super::options::CnfOptions;
 use super::sink::Counter;
-use crate::puzzle::{Geometry, Puzzle};
+use crate::puzzle::{Geometry, GeometryError, Puzzle};
 use std::sync::Arc;
 
 /// Size of the encoding of `puzzle` (clauses are counted, not stored; with `dedup` a set of
@@ -39,7 +39,7 @@ pub(crate) fn size_emitted(puzzle: &Puzzle, opts: &CnfOptions) -> SizeStats {
 
 /// Size for the empty `N x N` grid with the default box shape (see
 /// [`crate::puzzle::default_box`]).
-pub fn size_stats_empty(n: usize, opts: &CnfOptions) -> Result<SizeStats, String> {
-    let g = Geometry::square(n).map_err(|e| e.to_string())?;
+pub fn size_stats_empty(n: usize, opts: &CnfOptions) -> Result<SizeStats, GeometryError> {
+    let g = Geometry::square(n)?;
     Ok(size_stats(&Puzzle::empty(Arc::new(g)), opts))
 }

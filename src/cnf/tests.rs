@@ -171,7 +171,7 @@ fn clashing_givens_make_an_unsat_formula() {
         let mut b = make_backend("batsat").unwrap();
         b.add_cnf(&cnf);
         assert_eq!(
-            b.solve(&[], &Budget::default()).unwrap(),
+            b.solve(&[], &Deadline::default()).unwrap(),
             SatAnswer::Unsat,
             "{e}"
         );
@@ -215,7 +215,7 @@ fn dimacs_round_trip_and_decode() {
         let d = round_trip(&cnf);
         let mut b = make_backend("batsat").unwrap();
         b.add_cnf(&cnf);
-        let SatAnswer::Sat(m) = b.solve(&cnf.assumptions, &Budget::default()).unwrap() else {
+        let SatAnswer::Sat(m) = b.solve(&cnf.assumptions, &Deadline::default()).unwrap() else {
             panic!("{e}: not sat")
         };
         let grid = decode_checked(&d, &m).unwrap();
@@ -299,8 +299,8 @@ fn embedded_backends_stop_at_the_deadline_and_on_cancel() {
         let mut b = make_backend(name).unwrap();
         b.expect_limits();
         pigeonhole(b.as_mut(), 12);
-        let budget = Budget {
-            deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(200)),
+        let budget = Deadline {
+            at: Some(std::time::Instant::now() + std::time::Duration::from_millis(200)),
             cancel: None,
         };
         let t = std::time::Instant::now();
@@ -316,8 +316,8 @@ fn embedded_backends_stop_at_the_deadline_and_on_cancel() {
         b.expect_limits();
         pigeonhole(b.as_mut(), 12);
         let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let budget = Budget {
-            deadline: None,
+        let budget = Deadline {
+            at: None,
             cancel: Some(flag.clone()),
         };
         let setter = std::thread::spawn(move || {
@@ -332,8 +332,8 @@ fn embedded_backends_stop_at_the_deadline_and_on_cancel() {
     }
     let mut v = make_backend("varisat").unwrap();
     v.add_clause(&[1]);
-    let spent = Budget {
-        deadline: Some(std::time::Instant::now()),
+    let spent = Deadline {
+        at: Some(std::time::Instant::now()),
         cancel: None,
     };
     assert_eq!(
@@ -351,7 +351,7 @@ fn conflict_limit_is_deterministic_and_per_call() {
             let mut b = make_backend(name).unwrap();
             b.set_conflict_limit(Some(300));
             pigeonhole(b.as_mut(), 10);
-            let a = b.solve(&[], &Budget::default()).unwrap();
+            let a = b.solve(&[], &Deadline::default()).unwrap();
             (a, b.stats())
         };
         let (a, s) = run();
@@ -377,7 +377,7 @@ fn conflict_limit_is_deterministic_and_per_call() {
     b.set_conflict_limit(Some(300));
     pigeonhole(b.as_mut(), 10);
     for k in 1..=2u64 {
-        let a = b.solve(&[], &Budget::default()).unwrap();
+        let a = b.solve(&[], &Deadline::default()).unwrap();
         assert_eq!(a, SatAnswer::Interrupted(Interrupt::ConflictLimit));
         let c = b.stats().conflicts.unwrap();
         assert!((300 * k..=300 * k + 2).contains(&c), "call {k}: {c}");
@@ -388,7 +388,7 @@ fn conflict_limit_is_deterministic_and_per_call() {
     e.set_conflict_limit(Some(1));
     e.add_clause(&[1, 2]);
     assert!(matches!(
-        e.solve(&[], &Budget::default()).unwrap(),
+        e.solve(&[], &Deadline::default()).unwrap(),
         SatAnswer::Sat(_)
     ));
 }
@@ -508,7 +508,7 @@ fn reduced_round_trip_decodes_the_full_grid() {
         let d = round_trip(&cnf);
         let mut b = make_backend("batsat").unwrap();
         b.add_cnf(&cnf);
-        let SatAnswer::Sat(m) = b.solve(&[], &Budget::default()).unwrap() else {
+        let SatAnswer::Sat(m) = b.solve(&[], &Deadline::default()).unwrap() else {
             panic!("not sat")
         };
         let grid = decode_checked(&d, &m).unwrap();
@@ -555,8 +555,8 @@ fn encoding_leaves_time_to_free_the_solver() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let limits = EncodeLimits {
         max_literals: None,
-        budget: Budget {
-            deadline: Some(deadline),
+        budget: Deadline {
+            at: Some(deadline),
             cancel: None,
         },
         // A reserve of 2 x 1 ms per clause: 30 s are spent after at most 15000 clauses.
@@ -578,8 +578,8 @@ fn encoding_stops_at_the_deadline() {
     let p = Puzzle::empty(Arc::new(Geometry::square(36).unwrap()));
     let limits = EncodeLimits {
         max_literals: None,
-        budget: Budget {
-            deadline: Some(std::time::Instant::now()),
+        budget: Deadline {
+            at: Some(std::time::Instant::now()),
             cancel: None,
         },
         teardown: None,
@@ -604,7 +604,7 @@ fn preferred_values_steer_the_model_not_the_answer() {
         b.reserve_vars(3);
         b.add_clause(&[1, 2]);
         b.add_clause(&[-1, -3]);
-        match b.solve(&[], &Budget::default()).unwrap() {
+        match b.solve(&[], &Deadline::default()).unwrap() {
             SatAnswer::Sat(m) => (1..=3).map(|v| m.is_true(v)).collect::<Vec<_>>(),
             other => panic!("{name}: {other:?}"),
         }
@@ -626,7 +626,7 @@ fn count_grids(cnf: &Cnf, cap: usize) -> usize {
     b.add_cnf(cnf);
     let mut found = 0;
     while found < cap {
-        match b.solve(&[], &Budget::default()).unwrap() {
+        match b.solve(&[], &Deadline::default()).unwrap() {
             SatAnswer::Sat(m) => {
                 found += 1;
                 let block: Vec<i32> = (1..=cnf.num_vars as i32)
@@ -757,7 +757,7 @@ fn locked_candidates_point_from_a_box_to_a_column() {
     let top = give(0, [2, 3, 4, 5, 6, 7]);
     let p = Puzzle::new(g.clone(), top).unwrap();
     let mut scratch = Scratch::new();
-    let budget = Budget::default();
+    let budget = Deadline::default();
     let rules = |locked| Deductions {
         locked,
         probe: false,
@@ -811,7 +811,7 @@ fn probing_agrees_with_singles_on_unique_puzzles() {
         assert!(parse_header(&d.comments).unwrap().info.options.probe);
         let mut s = make_backend("batsat").unwrap();
         s.add_cnf(&b);
-        let SatAnswer::Sat(m) = s.solve(&[], &Budget::default()).unwrap() else {
+        let SatAnswer::Sat(m) = s.solve(&[], &Deadline::default()).unwrap() else {
             panic!("not sat")
         };
         let grid = decode_checked(&d, &m).unwrap();

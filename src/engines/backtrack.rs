@@ -64,7 +64,7 @@
 //! Memory is `O(cells + houses * N)`, allocated once per puzzle; nothing is allocated per
 //! node.
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
+use super::{Engine, EngineError, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
 use crate::puzzle::{completable, CageSet, Geometry, Puzzle};
 
 pub static INFO: EngineInfo = EngineInfo {
@@ -89,7 +89,7 @@ pub static INFO: EngineInfo = EngineInfo {
     variants: super::no_variants,
 };
 
-fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
     options.allow_only("backtrack", &[])?;
     Ok(Box::new(Backtrack))
 }

@@ -82,7 +82,9 @@
 use super::bits::Bits;
 use super::cage_rules::{CageCounts, CageRules};
 use super::candidates::{Meter, Step, Workspace};
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
+use super::{
+    Engine, EngineError, EngineInfo, EngineOptions, Limits, OptionError, Outcome, Search, Sides,
+};
 use crate::puzzle::Puzzle;
 use std::any::Any;
 
@@ -114,15 +116,19 @@ fn variants() -> Vec<EngineOptions> {
     vec![EngineOptions::new().with("propagation", "hidden")]
 }
 
-fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
     options.allow_only("binary", &["propagation"])?;
     let hidden = match options.get("propagation") {
         None | Some("naked") => false,
         Some("hidden") => true,
         Some(other) => {
-            return Err(format!(
-                "engine binary: propagation must be naked (the source) or hidden, not {other:?}"
-            ))
+            return Err(OptionError::BadValue {
+                context: "engine binary: ",
+                key: "propagation",
+                expected: "naked (the source) or hidden",
+                value: other.to_string(),
+            }
+            .into())
         }
     };
     Ok(Box::new(Binary {

@@ -95,7 +95,9 @@
 //!   digits and rows of the number of listed positions (the size of the source's `_matrix`).
 
 use super::bits::Bits;
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Status};
+use super::{
+    Engine, EngineError, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Status,
+};
 use crate::puzzle::{completable, Puzzle};
 
 pub static INFO: EngineInfo = EngineInfo {
@@ -121,7 +123,7 @@ pub static INFO: EngineInfo = EngineInfo {
     variants: super::no_variants,
 };
 
-fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
     options.allow_only("bitmask", &[])?;
     Ok(Box::new(Bitmask))
 }

@@ -75,7 +75,9 @@
 //! 0.7 GiB; on an empty 25x25 grid the budget binds, at 1,491,308 live nodes (FIFO), and the
 //! whole process peaked at 0.94 GiB resident when measured.
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
+use super::{
+    Engine, EngineError, EngineInfo, EngineOptions, Limits, OptionError, Outcome, Search, Sides,
+};
 use crate::puzzle::{completable, CageSet, Geometry, Puzzle};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -139,12 +141,16 @@ fn variants() -> Vec<EngineOptions> {
         .collect()
 }
 
-fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
     options.allow_only("bnb", &["order"])?;
     let order = match options.get("order") {
         None => Order::Fifo,
-        Some(s) => Order::parse(s)
-            .ok_or_else(|| format!("engine bnb: order must be fifo, lifo or best, not {s:?}"))?,
+        Some(s) => Order::parse(s).ok_or_else(|| OptionError::BadValue {
+            context: "engine bnb: ",
+            key: "order",
+            expected: "fifo, lifo or best",
+            value: s.to_string(),
+        })?,
     };
     Ok(Box::new(Bnb { order }))
 }

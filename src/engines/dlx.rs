@@ -69,7 +69,10 @@
 //! (janko 148_9x9, a 9-cell cage: 10 ms against 1.25 s). Measured in results/README.md,
 //! killer section.
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Status};
+use super::{
+    Engine, EngineError, EngineInfo, EngineOptions, Limits, OptionError, Outcome, Search, Sides,
+    Status,
+};
 use crate::exact_cover::colors::ColorLinks;
 use crate::exact_cover::killer::{KillerCover, TooManyOptions};
 use crate::exact_cover::killer_colors::KillerColors;
@@ -133,29 +136,56 @@ fn variants() -> Vec<EngineOptions> {
     ]
 }
 
-fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
     options.allow_only("dlx", &["pre", "prop", "cages"])?;
     let pre = match options.get("pre") {
         None | Some("false") => false,
         Some("true") => true,
-        Some(v) => return Err(format!("dlx: pre must be true or false, not {v:?}")),
+        Some(v) => {
+            return Err(OptionError::BadValue {
+                context: "dlx: ",
+                key: "pre",
+                expected: "true or false",
+                value: v.to_string(),
+            }
+            .into())
+        }
     };
     let prop = match options.get("prop") {
         None | Some("none") => false,
         Some("locked") => true,
-        Some(v) => return Err(format!("dlx: prop must be none or locked, not {v:?}")),
+        Some(v) => {
+            return Err(OptionError::BadValue {
+                context: "dlx: ",
+                key: "prop",
+                expected: "none or locked",
+                value: v.to_string(),
+            }
+            .into())
+        }
     };
     let colors = match options.get("cages") {
         None | Some("options") => false,
         Some("colors") => true,
-        Some(v) => return Err(format!("dlx: cages must be options or colors, not {v:?}")),
+        Some(v) => {
+            return Err(OptionError::BadValue {
+                context: "dlx: ",
+                key: "cages",
+                expected: "options or colors",
+                value: v.to_string(),
+            }
+            .into())
+        }
     };
     if colors && (pre || prop) {
         let which = if pre { "pre=true" } else { "prop=locked" };
-        return Err(format!(
-            "dlx: cages=colors does not combine with {which} (it works on plain exact cover, \
-             without colours)"
-        ));
+        return Err(OptionError::Conflict {
+            reason: format!(
+                "dlx: cages=colors does not combine with {which} (it works on plain exact \
+                 cover, without colours)"
+            ),
+        }
+        .into());
     }
     Ok(Box::new(Dlx {
         pre,
@@ -848,13 +878,17 @@ mod tests {
         assert!((info.make)(&colors).is_ok());
         assert!((info.make)(&EngineOptions::new().with("cages", "options")).is_ok());
         let e = (info.make)(&EngineOptions::new().with("cages", "sets")).err();
-        assert!(e.unwrap().contains("cages must be options or colors"));
+        assert!(e
+            .unwrap()
+            .to_string()
+            .contains("cages must be options or colors"));
         let e = (info.make)(&colors.clone().with("pre", "true")).err();
         assert!(e
             .unwrap()
+            .to_string()
             .contains("cages=colors does not combine with pre=true"));
         let e = (info.make)(&colors.with("prop", "locked")).err();
-        assert!(e.unwrap().contains("with prop=locked"));
+        assert!(e.unwrap().to_string().contains("with prop=locked"));
     }
 
     /// `cages=colors`: a killer is searched on the colour matrix (its counters say so), a

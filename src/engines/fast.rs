@@ -97,7 +97,7 @@
 //!   18.8 and 284 with the first bivalue cell. Solution counts and the unique solutions are
 //!   the same under both rules on all three sets and on 3,300 mutated puzzles (classic and X).
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
+use super::{Engine, EngineError, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
 use crate::puzzle::{Layout, Puzzle};
 
 pub static INFO: EngineInfo = EngineInfo {
@@ -122,7 +122,7 @@ pub static INFO: EngineInfo = EngineInfo {
     variants: super::no_variants,
 };
 
-fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
     options.allow_only("fast", &[])?;
     Ok(Box::new(Fast {
         solver: Solver::new(),

@@ -99,7 +99,7 @@
 use super::bits::Bits;
 use super::cage_rules::{CageCounts, CageRules};
 use super::candidates::{Meter, Step, Workspace};
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
+use super::{Engine, EngineError, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
 use crate::puzzle::Puzzle;
 use std::any::Any;
 
@@ -129,7 +129,7 @@ pub static INFO: EngineInfo = EngineInfo {
     variants: super::no_variants,
 };
 
-fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
     options.allow_only("human", &[])?;
     Ok(Box::new(Human { workspace: None }))
 }

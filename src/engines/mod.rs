@@ -43,11 +43,13 @@ pub mod bnb;
 mod cage_rules;
 mod candidates;
 pub mod dlx;
+mod error;
 pub mod fast;
 pub mod gac;
 pub mod human;
 pub mod sat;
 
+pub use self::error::{EngineError, OptionError};
 pub use crate::search::{Limits, Outcome, Search, Stats, Status, Stop, DEFAULT_MAX_LIVE};
 
 use crate::puzzle::{Geometry, Grid, GridError, Puzzle};
@@ -96,24 +98,14 @@ impl EngineOptions {
     }
 
     /// Error naming the first key that is not in `known`.
-    pub fn allow_only(&self, engine: &str, known: &[&str]) -> Result<(), String> {
+    pub fn allow_only(&self, engine: &str, known: &[&str]) -> Result<(), OptionError> {
         match self.0.keys().find(|k| !known.contains(&k.as_str())) {
             None => Ok(()),
-            Some(k) if known.is_empty() => Err(format!(
-                "engine {engine}: expected no option (it takes none), found `{k}`"
-            )),
-            Some(k) if known.len() == 1 => Err(format!(
-                "engine {engine}: expected its one option `{}`, found `{k}`",
-                known[0]
-            )),
-            Some(k) => Err(format!(
-                "engine {engine}: expected one of its options {}, found `{k}`",
-                known
-                    .iter()
-                    .map(|o| format!("`{o}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
+            Some(k) => Err(OptionError::UnknownKey {
+                engine: engine.to_string(),
+                key: k.clone(),
+                known: known.iter().map(|o| o.to_string()).collect(),
+            }),
         }
     }
 }
@@ -141,7 +133,7 @@ impl EngineSpec {
     }
 
     /// Makes the engine this spec names.
-    pub fn make(&self) -> Result<Box<dyn Engine>, String> {
+    pub fn make(&self) -> Result<Box<dyn Engine>, EngineError> {
         make(&self.name, &self.options)
     }
 }
@@ -203,7 +195,7 @@ pub struct EngineInfo {
     pub search_tree: bool,
     /// Variants and options, for `sudolab engines`.
     pub capabilities: &'static str,
-    pub make: fn(&EngineOptions) -> Result<Box<dyn Engine>, String>,
+    pub make: fn(&EngineOptions) -> Result<Box<dyn Engine>, EngineError>,
     /// Option sets besides the default that `verify --engines all` also runs (every encoding,
     /// order, backend ... that must agree with the rest).
     pub variants: fn() -> Vec<EngineOptions>,
@@ -270,10 +262,13 @@ pub fn find(name: &str) -> Option<&'static EngineInfo> {
 }
 
 /// Makes the engine `name` with `options`.
-pub fn make(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+pub fn make(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
     let info = find(name).ok_or_else(|| {
         let names: Vec<_> = ENGINES.iter().map(|e| e.name).collect();
-        format!("unknown engine {name:?} (known: {})", names.join(", "))
+        EngineError::UnknownEngine {
+            name: name.to_string(),
+            known: names.join(", "),
+        }
     })?;
     (info.make)(options)
 }

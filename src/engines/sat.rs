@@ -31,10 +31,13 @@
 //! that the node limit was not applied. A backend's conflict limit ends the search as
 //! `node-limit`.
 
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides, Status, Stop};
+use super::{
+    Engine, EngineError, EngineInfo, EngineOptions, Limits, OptionError, Outcome, Search, Sides,
+    Status, Stop,
+};
 use crate::cnf::{
     decode, encode_into, encode_propagated, make_backend, propagate_singles, Amo, BackendStats,
-    Budget, CnfEncoding, CnfOptions, Deductions, EncodeLimits, EncodeStop, GivensMode, Interrupt,
+    CnfEncoding, CnfOptions, Deadline, Deductions, EncodeLimits, EncodeStop, GivensMode, Interrupt,
     Propagated, SatAnswer, Scratch, SumEncoding, Teardown,
 };
 use crate::puzzle::Puzzle;
@@ -215,7 +218,7 @@ const KEYS: &[&str] = &[
     "sum",
 ];
 
-fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
     Ok(Box::new(Sat::from_options(options)?))
 }
 
@@ -223,7 +226,7 @@ fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
 pub struct Sat {
     pub cnf: CnfOptions,
     pub backend: String,
-    /// Budget on the formula's size: a puzzle whose formula has more literals is not encoded
+    /// Deadline on the formula's size: a puzzle whose formula has more literals is not encoded
     /// and ends with `memory-limit` (counted exactly by [`crate::cnf::count`]).
     pub max_literals: u64,
     /// The encoder's working memory and the last formula's clause store, reused from one
@@ -275,13 +278,18 @@ impl DeductionOptions {
 }
 
 /// An `auto|true|false` option: `None` when absent or `auto`.
-fn auto_or_bool(options: &EngineOptions, key: &str) -> Result<Option<bool>, String> {
+fn auto_or_bool(options: &EngineOptions, key: &'static str) -> Result<Option<bool>, OptionError> {
     match options.get(key) {
         None | Some("auto") => Ok(None),
         Some(v) => v
             .parse::<bool>()
             .map(Some)
-            .map_err(|_| format!("{key} must be auto, true or false, not {v:?}")),
+            .map_err(|_| OptionError::BadValue {
+                context: "",
+                key,
+                expected: "auto, true or false",
+                value: v.to_string(),
+            }),
     }
 }
 
@@ -374,7 +382,7 @@ pub fn set_auto_may_race(on: bool) {
 }
 
 impl Sat {
-    pub fn from_options(options: &EngineOptions) -> Result<Self, String> {
+    pub fn from_options(options: &EngineOptions) -> Result<Self, EngineError> {
         options.allow_only("sat", KEYS)?;
         // The engine's defaults are its fastest configuration as measured (docs/engines.md,
         // "Defaults of the sat engine"): the propagation-first `reduced` encoding with
@@ -392,21 +400,30 @@ impl Sat {
             ..CnfOptions::default()
         };
         if let Some(e) = options.get("encoding") {
-            cnf.encoding = e.parse::<CnfEncoding>()?;
+            cnf.encoding = e
+                .parse::<CnfEncoding>()
+                .map_err(OptionError::unparsed("encoding"))?;
         }
         if let Some(a) = options.get("amo") {
-            cnf.amo = a.parse::<Amo>()?;
+            cnf.amo = a.parse::<Amo>().map_err(OptionError::unparsed("amo"))?;
         }
         if let Some(g) = options.get("givens") {
-            cnf.givens = g.parse::<GivensMode>()?;
+            cnf.givens = g
+                .parse::<GivensMode>()
+                .map_err(OptionError::unparsed("givens"))?;
         }
         if let Some(e) = options.get("sum") {
-            cnf.sum = e.parse::<SumEncoding>()?;
+            cnf.sum = e
+                .parse::<SumEncoding>()
+                .map_err(OptionError::unparsed("sum"))?;
         }
         if let Some(d) = options.get("dedup") {
-            cnf.dedup = d
-                .parse()
-                .map_err(|_| format!("dedup must be true or false, not {d:?}"))?;
+            cnf.dedup = d.parse().map_err(|_| OptionError::BadValue {
+                context: "",
+                key: "dedup",
+                expected: "true or false",
+                value: d.to_string(),
+            })?;
         }
         let incremental_on = options.get("incremental") == Some("true");
         let deductions = DeductionOptions {
@@ -429,20 +446,27 @@ impl Sat {
         let idle = make_backend(without_race(&backend))?.stats();
         let max_literals = match options.get("max_literals") {
             None => DEFAULT_MAX_LITERALS,
-            Some(v) => v
-                .parse()
-                .map_err(|_| format!("max_literals must be a whole number, not {v:?}"))?,
+            Some(v) => v.parse().map_err(|_| OptionError::BadValue {
+                context: "",
+                key: "max_literals",
+                expected: "a whole number",
+                value: v.to_string(),
+            })?,
         };
         let incremental = match options.get("incremental") {
             None | Some("false") => None,
             Some("true") => Some(Mode {
                 rebuild: match options.get("rebuild") {
-                    Some(r) => r.parse::<Rebuild>()?,
+                    Some(r) => r
+                        .parse::<Rebuild>()
+                        .map_err(OptionError::unparsed("rebuild"))?,
                     None => DEFAULT_REBUILD,
                 },
                 deductions,
                 assume: match options.get("assume") {
-                    Some(a) => a.parse::<Assume>()?,
+                    Some(a) => a
+                        .parse::<Assume>()
+                        .map_err(OptionError::unparsed("assume"))?,
                     None => DEFAULT_ASSUME,
                 },
                 fallback: match options.get("fallback") {
@@ -451,47 +475,73 @@ impl Sat {
                     Some(v) => match v.parse::<u64>() {
                         Ok(k) if k > 0 => Some(k),
                         _ => {
-                            return Err(format!(
-                                "fallback must be never or a number of conflicts >= 1, not {v:?}"
-                            ))
+                            return Err(OptionError::BadValue {
+                                context: "",
+                                key: "fallback",
+                                expected: "never or a number of conflicts >= 1",
+                                value: v.to_string(),
+                            }
+                            .into())
                         }
                     },
                 },
             }),
-            Some(v) => return Err(format!("incremental must be true or false, not {v:?}")),
+            Some(v) => {
+                return Err(OptionError::BadValue {
+                    context: "",
+                    key: "incremental",
+                    expected: "true or false",
+                    value: v.to_string(),
+                }
+                .into())
+            }
         };
         for key in ["rebuild", "fallback", "assume"] {
             if incremental.is_none() && options.get(key).is_some() {
-                return Err(format!("{key} needs incremental=true"));
+                return Err(OptionError::Needs {
+                    key,
+                    needs: "incremental=true",
+                }
+                .into());
             }
         }
         if incremental.is_some() && cnf.encoding.eliminates() {
-            return Err(format!(
-                "incremental=true needs an encoding whose clauses do not depend on the \
-                 givens (minimal, efficient or extended), not {}",
-                cnf.encoding
-            ));
+            return Err(OptionError::Conflict {
+                reason: format!(
+                    "incremental=true needs an encoding whose clauses do not depend on the \
+                     givens (minimal, efficient or extended), not {}",
+                    cnf.encoding
+                ),
+            }
+            .into());
         }
         let certify = match options.get("certify") {
             None | Some("false") => None,
             Some("true") => {
                 if incremental.is_some() {
-                    return Err(
-                        "certify=true makes a proof per puzzle: it does not go with \
-                                incremental=true"
+                    return Err(OptionError::Conflict {
+                        reason: "certify=true makes a proof per puzzle: it does not go with \
+                                 incremental=true"
                             .into(),
-                    );
+                    }
+                    .into());
                 }
                 if cnf.givens == GivensMode::Assumptions {
-                    return Err("certify=true needs givens=units: a DRAT proof refutes a \
-                                formula, not a formula under assumptions"
-                        .into());
+                    return Err(OptionError::Conflict {
+                        reason: "certify=true needs givens=units: a DRAT proof refutes a \
+                                 formula, not a formula under assumptions"
+                            .into(),
+                    }
+                    .into());
                 }
                 if !matches!(backend.as_str(), "auto" | "varisat") {
-                    return Err(format!(
-                        "certify=true proves with varisat, which writes DRAT: backend={backend} \
-                         does not apply"
-                    ));
+                    return Err(OptionError::Conflict {
+                        reason: format!(
+                            "certify=true proves with varisat, which writes DRAT: \
+                             backend={backend} does not apply"
+                        ),
+                    }
+                    .into());
                 }
                 // The backend the rows report is the one that answers.
                 backend = "varisat".into();
@@ -500,7 +550,15 @@ impl Sat {
                     crate::certify::ClaimChecker::new(),
                 ))
             }
-            Some(v) => return Err(format!("certify must be true or false, not {v:?}")),
+            Some(v) => {
+                return Err(OptionError::BadValue {
+                    context: "",
+                    key: "certify",
+                    expected: "true or false",
+                    value: v.to_string(),
+                }
+                .into())
+            }
         };
         Ok(Sat {
             cnf,
@@ -761,10 +819,7 @@ impl Sat {
         let mut error: Option<String> = None;
         let mut stop: Option<Stop> = None;
         let mut calls = calls;
-        let budget = Budget {
-            deadline: limits.time_limit.map(|t| start + t),
-            cancel: limits.cancel.clone(),
-        };
+        let budget = limits.deadline_from(start);
         // `reduced` propagates first, before a backend is made: a puzzle that propagation
         // decides needs no solver (98.8% of 17-clue puzzles with probing, docs/engines.md).
         let propagation = if cnf.encoding == CnfEncoding::Reduced {
@@ -796,18 +851,18 @@ impl Sat {
             Err(e) => {
                 let mut o = search.finish();
                 o.status = Status::Error;
-                o.note = Some(e);
+                o.note = Some(e.to_string());
                 return o;
             }
         };
-        if budget.deadline.is_some() || budget.cancel.is_some() {
+        if budget.is_set() {
             backend.expect_limits();
         }
         // The clauses go straight into the backend; the size guard counts this puzzle's
         // formula exactly before anything is emitted.
         // With a deadline, the encoder stops loading early enough to free what it loaded
         // in time, and the search ends early enough to free the whole formula.
-        let teardown = budget.deadline.map(|_| Teardown {
+        let teardown = budget.at.map(|_| Teardown {
             ns_per_clause: backend.teardown_ns_per_clause(),
             watch: crate::timing::Stopwatch::start(),
         });
@@ -873,9 +928,9 @@ impl Sat {
                 None => error = Some("a grid found before has a pair without a variable".into()),
             }
         }
-        let budget = Budget {
-            deadline: budget
-                .deadline
+        let budget = Deadline {
+            at: budget
+                .at
                 .zip(teardown)
                 .map(|(d, t)| t.deadline(d, enc.size.clauses)),
             ..budget
@@ -893,7 +948,7 @@ impl Sat {
             calls += 1;
             match backend.solve(&enc.assumptions, &budget) {
                 Err(e) => {
-                    error = Some(e);
+                    error = Some(e.to_string());
                     break;
                 }
                 Ok(SatAnswer::Unsat) => break,

@@ -73,7 +73,7 @@
 //!   chosen item had two or more options; levels whose chosen item had none; levels left
 //!   with no solution found below them).
 
-use super::CoverError;
+use super::{CoverError, SolutionError};
 use crate::search::Search;
 
 /// An exact-cover problem with colours: items `0..primary` primary, the rest secondary;
@@ -171,23 +171,28 @@ impl ColorCover {
 
     /// Checks that `options` is a solution (module doc); returns the first offending item
     /// otherwise.
-    pub fn check_solution(&self, options: &[usize]) -> Result<(), String> {
+    pub fn check_solution(&self, options: &[usize]) -> Result<(), SolutionError> {
         // Per item: how many chosen options hold it, and the colour of the first.
         let mut seen: Vec<(u32, u32)> = vec![(0, 0); self.items];
         for &o in options {
             if o >= self.options() {
-                return Err(format!("option {o} does not exist"));
+                return Err(SolutionError::NoOption(o));
             }
             for &(i, c) in self.option(o) {
                 let s = &mut seen[i as usize];
                 if s.0 > 0 && (c == 0 || s.1 != c) {
-                    return Err(format!("item {i} is covered twice, not in one colour"));
+                    return Err(SolutionError::Colours {
+                        item: i.to_string(),
+                    });
                 }
                 *s = (s.0 + 1, c);
             }
         }
         match seen[..self.primary].iter().position(|s| s.0 != 1) {
-            Some(i) => Err(format!("item {i} is covered {} times", seen[i].0)),
+            Some(i) => Err(SolutionError::Covered {
+                item: i.to_string(),
+                times: seen[i].0,
+            }),
             None => Ok(()),
         }
     }

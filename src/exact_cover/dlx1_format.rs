@@ -19,80 +19,44 @@
 use super::problem::{check_name, CoverError};
 use super::ExactCover;
 use std::collections::HashMap;
-use std::fmt;
 use std::io::{self, Write};
 
 /// What is wrong with a DLX1 file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Dlx1ErrorKind {
     /// No line lists the items.
+    #[error("expected a line listing the items, found only comments and blank lines")]
     NoItems,
     /// An item name holds `|` or `:`.
+    #[error("expected an item name without `|` or `:`, found {0:?}")]
     BadName(String),
     /// The item line names an item twice.
+    #[error("expected distinct item names, found {0:?} a second time")]
     DuplicateItem(String),
     /// The item line holds `|` twice.
+    #[error(
+        "expected at most one `|` (primary items before it, secondary after), found a second one"
+    )]
     BarTwice,
     /// An option names an item that the item line does not list.
+    #[error("expected an item named on the item line, found {0:?}")]
     UnknownItem(String),
     /// An option names the same item twice.
+    #[error("expected each item at most once in an option, found {0:?} again")]
     RepeatedItem(String),
     /// The problem does not fit in 32-bit node indices.
+    #[error("expected at most 2^32 nodes (items plus option entries), found more")]
     TooLarge,
 }
 
 /// An error in a DLX1 file, with its 1-based line and column.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {kind}")]
 pub struct Dlx1Error {
     pub line: usize,
     pub column: usize,
     pub kind: Dlx1ErrorKind,
 }
-
-impl fmt::Display for Dlx1Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.kind
-        )
-    }
-}
-
-impl fmt::Display for Dlx1ErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Dlx1ErrorKind::NoItems => write!(
-                f,
-                "expected a line listing the items, found only comments and blank lines"
-            ),
-            Dlx1ErrorKind::BadName(s) => {
-                write!(f, "expected an item name without `|` or `:`, found {s:?}")
-            }
-            Dlx1ErrorKind::DuplicateItem(s) => {
-                write!(f, "expected distinct item names, found {s:?} a second time")
-            }
-            Dlx1ErrorKind::BarTwice => write!(
-                f,
-                "expected at most one `|` (primary items before it, secondary after), found a \
-                 second one"
-            ),
-            Dlx1ErrorKind::UnknownItem(s) => {
-                write!(f, "expected an item named on the item line, found {s:?}")
-            }
-            Dlx1ErrorKind::RepeatedItem(s) => write!(
-                f,
-                "expected each item at most once in an option, found {s:?} again"
-            ),
-            Dlx1ErrorKind::TooLarge => write!(
-                f,
-                "expected at most 2^32 nodes (items plus option entries), found more"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for Dlx1Error {}
 
 /// Blank-separated tokens of a line with their 1-based character columns.
 fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> + '_ {

@@ -48,9 +48,9 @@ pub mod sudoku;
 pub use dlx1_format::{read_dlx1, read_dlx1_until, to_dlx1, write_dlx1, Dlx1Error, Dlx1ErrorKind};
 pub use links::Links;
 pub use preprocess::{preprocess, PreStats, Preprocessed, Reduction};
-pub use problem::{CoverError, ExactCover};
+pub use problem::{CoverError, ExactCover, SolutionError};
 pub use solve::{solve_exact_cover, solve_exact_cover_pre, CoverOutcome};
-pub use sudoku::{decode_named, item_names, side_from_names, SudokuCover};
+pub use sudoku::{decode_named, item_names, side_from_names, DecodeNamedError, SudokuCover};
 
 #[cfg(test)]
 pub(crate) mod tests;

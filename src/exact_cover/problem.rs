@@ -11,6 +11,21 @@
 use std::collections::HashMap;
 use std::fmt;
 
+/// Why a set of options is not a solution of an exact cover problem (`check_solution`).
+/// Items are named by their name, or by their number where they have none.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolutionError {
+    #[error("option {0} does not exist")]
+    NoOption(usize),
+    /// A primary item not covered exactly once, or a secondary item covered more than once.
+    #[error("item {item} is covered {times} times")]
+    Covered { item: String, times: u32 },
+    /// A secondary item covered by two options that do not give it the same colour.
+    #[error("item {item} is covered twice, not in one colour")]
+    Colours { item: String },
+}
+
 /// Why an item name or an option is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CoverError {
@@ -215,11 +230,11 @@ impl ExactCover {
 
     /// Checks that `options` is a solution: every primary item covered exactly once, every
     /// secondary item at most once. Returns the first offending item's name otherwise.
-    pub fn check_solution(&self, options: &[usize]) -> Result<(), String> {
+    pub fn check_solution(&self, options: &[usize]) -> Result<(), SolutionError> {
         let mut covered = vec![0u32; self.items()];
         for &o in options {
             if o >= self.options() {
-                return Err(format!("option {o} does not exist"));
+                return Err(SolutionError::NoOption(o));
             }
             for &i in self.option(o) {
                 covered[i as usize] += 1;
@@ -227,7 +242,10 @@ impl ExactCover {
         }
         for (i, &c) in covered.iter().enumerate() {
             if c > 1 || (c == 0 && i < self.primary) {
-                return Err(format!("item {} is covered {c} times", self.names[i]));
+                return Err(SolutionError::Covered {
+                    item: self.names[i].clone(),
+                    times: c,
+                });
             }
         }
         Ok(())

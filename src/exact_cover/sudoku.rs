@@ -276,6 +276,21 @@ pub fn side_from_names(x: &ExactCover) -> Option<usize> {
         .max()
 }
 
+/// Why a solution of a matrix read back by item names gives no placements ([`decode_named`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecodeNamedError {
+    #[error("option {0} does not exist")]
+    NoOption(usize),
+    /// Option `option` (from 1), whose item names are `names`, places no digit in a cell.
+    #[error("option {option} ({names}) names no cell p<r>,<c> and digit #<d> of a {n}x{n} grid")]
+    NoPlacement {
+        option: usize,
+        names: String,
+        n: usize,
+    },
+}
+
 /// Reads the placements of a solution of a matrix written by this module (read back from a
 /// file, so known only by its item names): each option must name one cell item `p<r>,<c>` and
 /// at least one (house, digit) item `...#<d>`, with `r`, `c`, `d` in `1..=n`. Returns the
@@ -284,11 +299,11 @@ pub fn decode_named(
     x: &ExactCover,
     n: usize,
     options: &[usize],
-) -> Result<Vec<(usize, u16)>, String> {
+) -> Result<Vec<(usize, u16)>, DecodeNamedError> {
     let mut out = Vec::with_capacity(options.len());
     for &o in options {
         if o >= x.options() {
-            return Err(format!("option {o} does not exist"));
+            return Err(DecodeNamedError::NoOption(o));
         }
         let mut cell = None;
         let mut digit = None;
@@ -314,11 +329,11 @@ pub fn decode_named(
             (Some(c), Some(d)) => out.push((c, d)),
             _ => {
                 let names: Vec<_> = x.option(o).iter().map(|&i| x.name(i as usize)).collect();
-                return Err(format!(
-                    "option {} ({}) names no cell p<r>,<c> and digit #<d> of a {n}x{n} grid",
-                    o + 1,
-                    names.join(" ")
-                ));
+                return Err(DecodeNamedError::NoPlacement {
+                    option: o + 1,
+                    names: names.join(" "),
+                    n,
+                });
             }
         }
     }

@@ -64,7 +64,7 @@ pub type EngineFactory = dyn Fn(&EngineSpec) -> Result<Box<dyn Engine>, String> 
 
 /// The factory of registered engines.
 pub fn registered_engine(spec: &EngineSpec) -> Result<Box<dyn Engine>, String> {
-    spec.make()
+    spec.make().map_err(|e| e.to_string())
 }
 
 /// A parsed and validated experiment file.

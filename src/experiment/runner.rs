@@ -1345,7 +1345,7 @@ mod tests {
             "stuck" => Ok(Box::new(Stuck)),
             "cancel-only" => Ok(Box::new(CancelOnly)),
             "panics" => Ok(Box::new(Panics)),
-            _ => spec.make(),
+            _ => spec.make().map_err(|e| e.to_string()),
         }
     }
 

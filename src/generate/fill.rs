@@ -31,6 +31,7 @@
 //! much as the grid and is uniform (see the parent module).
 
 use crate::puzzle::Geometry;
+use crate::search::Deadline;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -51,7 +52,7 @@ pub struct Filler {
     /// Houses as flat cell lists (`n` cells each), copied from the geometry.
     houses: Vec<u32>,
     /// No new search starts after this instant (the generator's time limit).
-    pub deadline: Option<std::time::Instant>,
+    pub deadline: Deadline,
 }
 
 /// The search state: candidates per cell and the digits placed (`0` = empty).
@@ -105,7 +106,7 @@ impl Filler {
             peers,
             peer_start,
             houses,
-            deadline: None,
+            deadline: Deadline::default(),
         }
     }
 
@@ -119,10 +120,7 @@ impl Filler {
         restarts: u32,
     ) -> Option<Vec<u16>> {
         for _ in 0..restarts {
-            if self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-            {
+            if self.deadline.expired().is_some() {
                 return None;
             }
             let state = State {
@@ -159,11 +157,7 @@ impl Filler {
         *budget -= 1;
         // One search runs up to 4 N^2 nodes: read the clock now and then inside it too (the
         // caller reads it again and gives up).
-        if *budget % 1024 == 0
-            && self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-        {
+        if *budget % 1024 == 0 && self.deadline.expired().is_some() {
             return Err(OutOfBudget);
         }
         if self.propagate(&mut state, Vec::new()).is_err() {

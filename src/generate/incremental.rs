@@ -62,9 +62,10 @@
 
 use super::singles::{Closure, Singles, CLOCK_EVERY};
 use crate::cnf::amo::{at_most_one, Amo, ClauseOut};
-use crate::cnf::{make_backend, Budget, Model, SatAnswer, SatBackend};
-use crate::engines::EngineSpec;
+use crate::cnf::{make_backend, BackendError, Model, SatAnswer, SatBackend};
+use crate::engines::{EngineError, EngineSpec, OptionError};
 use crate::puzzle::Geometry;
+use crate::search::Deadline;
 use std::sync::Arc;
 
 /// Name of the generator engine (not an `engines` registry entry: it checks removals, it
@@ -112,7 +113,7 @@ pub struct SatChecker {
     swaps: Option<PairSwaps>,
     pub stats: CheckStats,
     /// Deadline of the generator's time limit, passed to every solver call.
-    pub deadline: Option<std::time::Instant>,
+    pub deadline: Deadline,
     /// Whether a `multiple` answer keeps its second solution
     /// ([`SatChecker::take_second_solution`]).
     pub keep_second_solutions: bool,
@@ -141,7 +142,7 @@ impl BlockSolver {
     }
 
     /// The grid of a model: the placed digits, and for every other cell its true variable.
-    fn grid(&self, model: &Model) -> Result<Vec<u16>, String> {
+    fn grid(&self, model: &Model) -> Result<Vec<u16>, CheckError> {
         (0..self.placed.len())
             .map(|c| {
                 if self.digits[c].is_empty() {
@@ -151,10 +152,24 @@ impl BlockSolver {
                 (0..self.digits[c].len())
                     .find(|&i| model.is_true((start + i as u32) as i32))
                     .map(|i| self.digits[c][i])
-                    .ok_or_else(|| format!("the solver's model gives cell {c} no digit"))
+                    .ok_or(CheckError::NoDigit { cell: c })
             })
             .collect()
     }
+}
+
+/// Why a uniqueness check could not answer.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CheckError {
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+    #[error("the solver's model gives cell {cell} no digit")]
+    NoDigit { cell: usize },
+    #[error("the solution's digit is not a candidate of its cell")]
+    NotACandidate,
+    #[error("the givens of a valid grid gave a contradiction")]
+    Contradiction,
 }
 
 /// Adds clauses to a backend, numbering auxiliary variables after the last one used.
@@ -187,7 +202,7 @@ impl Out<'_> {
 
 impl SatChecker {
     /// The checker `spec` names (`sat-incremental[:backend=NAME,block=K]`) for `g`.
-    pub fn new(g: &Arc<Geometry>, spec: &EngineSpec, node_limit: u64) -> Result<Self, String> {
+    pub fn new(g: &Arc<Geometry>, spec: &EngineSpec, node_limit: u64) -> Result<Self, EngineError> {
         spec.options.allow_only(NAME, &["backend", "block"])?;
         let backend = spec.options.get("backend").unwrap_or(DEFAULT_BACKEND);
         make_backend(backend)?;
@@ -195,7 +210,14 @@ impl SatChecker {
             None => 2 * g.n(),
             Some(k) => match k.parse::<usize>() {
                 Ok(k) if k >= 1 => k,
-                _ => return Err(format!("block={k:?}: expected an integer >= 1")),
+                _ => {
+                    return Err(OptionError::Expected {
+                        key: "block",
+                        value: k.to_string(),
+                        expected: "an integer >= 1",
+                    }
+                    .into())
+                }
             },
         };
         Ok(SatChecker {
@@ -207,7 +229,7 @@ impl SatChecker {
             solver: None,
             swaps: None,
             stats: CheckStats::default(),
-            deadline: None,
+            deadline: Deadline::default(),
             keep_second_solutions: false,
             second_solution: None,
         })
@@ -230,7 +252,7 @@ impl SatChecker {
     /// which case every removal of the block is accepted.
     pub fn block_unique(&mut self, givens: &[u16], removed: usize) -> bool {
         self.stats.blocks += 1;
-        self.singles.deadline = self.deadline;
+        self.singles.deadline = self.deadline.clone();
         let unique = self.singles.run(givens, None) == Closure::Filled;
         if unique {
             self.stats.block_removals += removed as u64;
@@ -255,11 +277,11 @@ impl SatChecker {
         solution: &[u16],
         cell: usize,
         upcoming: &mut dyn FnMut(usize) -> Vec<usize>,
-    ) -> Result<Answer, String> {
+    ) -> Result<Answer, CheckError> {
         let v = solution[cell];
         self.second_solution = None;
         let keep = self.keep_second_solutions;
-        self.singles.deadline = self.deadline;
+        self.singles.deadline = self.deadline.clone();
         match self.singles.run(givens, Some((cell, v))) {
             // The generator reads the clock after the check.
             Closure::TimeLimit => return Ok(Answer::Undecided),
@@ -308,16 +330,10 @@ impl SatChecker {
                 }
             }
         }
-        let x = solver
-            .var(cell, v)
-            .ok_or("the solution's digit is not a candidate of its cell")?;
+        let x = solver.var(cell, v).ok_or(CheckError::NotACandidate)?;
         assumptions.push(-x);
         self.stats.sat_calls += 1;
-        let budget = Budget {
-            deadline: self.deadline,
-            cancel: None,
-        };
-        match solver.backend.solve(&assumptions, &budget)? {
+        match solver.backend.solve(&assumptions, &self.deadline)? {
             SatAnswer::Unsat => Ok(Answer::Unique),
             SatAnswer::Sat(model) => {
                 if keep {
@@ -359,7 +375,7 @@ impl SatChecker {
         givens: &[u16],
         solution: &[u16],
         block: &[usize],
-    ) -> Result<Option<BlockSolver>, String> {
+    ) -> Result<Option<BlockSolver>, CheckError> {
         self.stats.solvers += 1;
         let cells = givens.len();
         let mut base = givens.to_vec();
@@ -368,13 +384,11 @@ impl SatChecker {
             base[u] = 0;
             in_block[u] = true;
         }
-        let deadline = self.deadline;
-        let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+        let deadline = &self.deadline;
+        let late = || deadline.expired().is_some();
         let s = &mut self.singles;
         match s.run(&base, None) {
-            Closure::Contradiction => {
-                return Err("the givens of a valid grid gave a contradiction".into())
-            }
+            Closure::Contradiction => return Err(CheckError::Contradiction),
             Closure::TimeLimit => return Ok(None),
             Closure::Filled | Closure::Open => {}
         }

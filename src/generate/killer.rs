@@ -38,6 +38,7 @@ use super::fill::Filler;
 use super::{GenerateError, PuzzleStats, LAYOUT_TRIES};
 use crate::engines::{self, Engine, EngineSpec, Limits, Status};
 use crate::puzzle::{Geometry, Puzzle};
+use crate::search::Deadline;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand::SeedableRng;
@@ -103,7 +104,7 @@ pub struct KillerGenerator {
     rng: ChaCha8Rng,
     stats: PuzzleStats,
     solution: Vec<u16>,
-    deadline: Option<std::time::Instant>,
+    deadline: Deadline,
 }
 
 impl std::fmt::Debug for KillerGenerator {
@@ -117,7 +118,7 @@ impl std::fmt::Debug for KillerGenerator {
 impl KillerGenerator {
     /// Checks the options (side, box shape, givens, engine) and prepares the engine.
     pub fn new(options: KillerOptions) -> Result<Self, GenerateError> {
-        let deadline = options.time_limit.map(|t| std::time::Instant::now() + t);
+        let deadline = Deadline::after(std::time::Instant::now(), options.time_limit, None);
         let n = options.size;
         if !(KILLER_MIN_SIDE..=KILLER_MAX_SIDE).contains(&n) {
             return Err(GenerateError::KillerSide(n));
@@ -136,11 +137,12 @@ impl KillerGenerator {
             .engine
             .clone()
             .unwrap_or_else(|| EngineSpec::new("dlx"));
-        let engine = spec.make().map_err(GenerateError::Engine)?;
+        let engine = spec.make()?;
         if !engine.supports_cages() {
-            return Err(GenerateError::Engine(format!(
-                "{spec} does not enforce cages (killer sudoku); dlx and backtrack do"
-            )));
+            return Err(GenerateError::EngineUnfit {
+                spec: spec.to_string(),
+                lacks: "does not enforce cages (killer sudoku); dlx and backtrack do",
+            });
         }
         Ok(KillerGenerator {
             filler: Filler::new(&geometry),
@@ -171,7 +173,7 @@ impl KillerGenerator {
     }
 
     fn in_time(&self) -> Result<(), GenerateError> {
-        super::in_time(self.deadline, self.options.time_limit)
+        super::in_time(&self.deadline, self.options.time_limit)
     }
 
     /// The next puzzle: cages (and the asked givens) with exactly one solution, proven by
@@ -183,7 +185,7 @@ impl KillerGenerator {
         };
         let n = self.options.size;
         let budget = 4 * (n * n) as u64;
-        self.filler.deadline = self.deadline;
+        self.filler.deadline = self.deadline.clone();
         let grid = self
             .filler
             .random_grid(&mut self.rng, budget, LAYOUT_TRIES)
@@ -209,8 +211,8 @@ impl KillerGenerator {
                 keep_solutions: 2,
                 ..Limits::solutions(2)
             };
-            if let Some(d) = self.deadline {
-                limits.time_limit = Some(d.saturating_duration_since(std::time::Instant::now()));
+            if let Some(left) = self.deadline.remaining() {
+                limits.time_limit = Some(left);
             }
             self.stats.checks += 1;
             let outcome = engines::run(self.engine.as_mut(), &puzzle, &limits);

@@ -30,6 +30,7 @@
 //! (`AROUND_FACTOR`).
 
 use crate::puzzle::default_box;
+use crate::search::Deadline;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -48,7 +49,7 @@ const PROPOSALS_PER_CLOCK_READ: usize = 256;
 /// A random connected layout of side `n >= 1`: `region[cell]` in `0..n`, each region `n`
 /// cells.
 pub fn random_layout(n: usize, rng: &mut ChaCha8Rng) -> Vec<u16> {
-    random_layout_until(n, rng, None).expect("no deadline")
+    random_layout_until(n, rng, &Deadline::default()).expect("no deadline")
 }
 
 /// [`random_layout`] that reads the clock every `PROPOSALS_PER_CLOCK_READ` proposals and
@@ -58,7 +59,7 @@ pub fn random_layout(n: usize, rng: &mut ChaCha8Rng) -> Vec<u16> {
 pub fn random_layout_until(
     n: usize,
     rng: &mut ChaCha8Rng,
-    deadline: Option<std::time::Instant>,
+    deadline: &Deadline,
 ) -> Option<Vec<u16>> {
     walk(n, None, rng, deadline)
 }
@@ -69,7 +70,7 @@ fn walk(
     n: usize,
     grid: Option<&[u16]>,
     rng: &mut ChaCha8Rng,
-    deadline: Option<std::time::Instant>,
+    deadline: &Deadline,
 ) -> Option<Vec<u16>> {
     let (br, bc) = default_box(n);
     let cells = n * n;
@@ -87,9 +88,7 @@ fn walk(
     let mut candidates = Vec::with_capacity(n);
     let proposals = PROPOSALS_PER_CELL * cells * if grid.is_some() { AROUND_FACTOR } else { 1 };
     for proposal in 0..proposals {
-        if proposal % PROPOSALS_PER_CLOCK_READ == 0
-            && deadline.is_some_and(|d| std::time::Instant::now() >= d)
-        {
+        if proposal % PROPOSALS_PER_CLOCK_READ == 0 && deadline.expired().is_some() {
             return None;
         }
         let a = rng.gen_range(0..cells);
@@ -151,7 +150,7 @@ pub fn random_layout_around(
     n: usize,
     grid: &[u16],
     rng: &mut ChaCha8Rng,
-    deadline: Option<std::time::Instant>,
+    deadline: &Deadline,
 ) -> Option<Vec<u16>> {
     walk(n, Some(grid), rng, deadline)
 }
@@ -233,11 +232,14 @@ mod tests {
     /// A deadline that has passed ends the exchanges; none gives `random_layout`'s layout.
     #[test]
     fn the_layout_reads_the_clock() {
-        let past = Some(std::time::Instant::now());
+        let past = Deadline {
+            at: Some(std::time::Instant::now()),
+            cancel: None,
+        };
         std::thread::sleep(std::time::Duration::from_millis(1));
-        assert!(random_layout_until(64, &mut ChaCha8Rng::seed_from_u64(1), past).is_none());
+        assert!(random_layout_until(64, &mut ChaCha8Rng::seed_from_u64(1), &past).is_none());
         assert_eq!(
-            random_layout_until(9, &mut ChaCha8Rng::seed_from_u64(7), None),
+            random_layout_until(9, &mut ChaCha8Rng::seed_from_u64(7), &Deadline::default()),
             Some(random_layout(9, &mut ChaCha8Rng::seed_from_u64(7)))
         );
     }
@@ -273,7 +275,7 @@ mod tests {
             let grid = Filler::new(&boxes)
                 .random_grid(&mut rng, 4 * (n * n) as u64, 1000)
                 .expect("a full grid");
-            let layout = random_layout_around(n, &grid, &mut rng, None).unwrap();
+            let layout = random_layout_around(n, &grid, &mut rng, &Deadline::default()).unwrap();
             let g = Geometry::jigsaw(n, layout).expect("valid layout");
             assert_eq!(g.disconnected_region(), None, "n {n}");
             assert_ne!(g.regions(), boxes.regions(), "n {n}: still boxes");

@@ -79,8 +79,9 @@ pub mod switch;
 #[cfg(test)]
 mod tests;
 
-use crate::engines::{self, Engine, EngineSpec, Limits, Status};
+use crate::engines::{self, Engine, EngineError, EngineSpec, Limits, Status};
 use crate::puzzle::{Geometry, GeometryError, HouseKind, Puzzle};
+use crate::search::Deadline;
 use fill::{Filler, MAX_FILL_SIDE};
 use incremental::{Answer, SatChecker};
 use rand::seq::SliceRandom;
@@ -242,7 +243,7 @@ impl GenerateOptions {
 }
 
 /// Why generation failed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
     #[error("side {0} is not supported (the generator makes sides {MIN_SIDE} to {MAX_SIDE})")]
     Side(usize),
@@ -283,7 +284,10 @@ pub enum GenerateError {
     #[error("{clues} clues is more than the {cells} cells of the grid")]
     TooManyClues { clues: usize, cells: usize },
     #[error("engine: {0}")]
-    Engine(String),
+    Engine(#[from] EngineError),
+    /// The engine cannot check puzzles of this kind: `lacks` says what it does not do.
+    #[error("engine: {spec} {lacks}")]
+    EngineUnfit { spec: String, lacks: &'static str },
     #[error(
         "could not reach {clues} clues in {attempts} attempts; the fewest reached was {fewest} \
          (try more --attempts or more clues)"
@@ -300,8 +304,11 @@ pub enum GenerateError {
     Undecided { attempts: u32, node_limit: u64 },
     #[error("no full grid found for {what} after {tries} tries")]
     NoGrid { what: String, tries: u32 },
+    /// An engine's check that contradicts what the generator knows (a bug, not a result).
     #[error("the uniqueness check failed: {0}")]
     Check(String),
+    #[error("the uniqueness check failed: {0}")]
+    SatCheck(#[from] incremental::CheckError),
     #[error("the time limit of {} s was reached", .0.as_secs_f64())]
     TimeLimit(std::time::Duration),
 }
@@ -400,7 +407,7 @@ pub struct Generator {
     /// [`GenerateOptions::second_solutions`]); empty when not kept.
     second_solutions: Vec<Vec<u16>>,
     /// When the time limit ends (see [`GenerateOptions::time_limit`]).
-    deadline: Option<std::time::Instant>,
+    deadline: Deadline,
 }
 
 impl std::fmt::Debug for Generator {
@@ -415,11 +422,11 @@ impl std::fmt::Debug for Generator {
 /// one clock check of [`Generator::in_time`], also for code that holds the generator's
 /// fields apart.
 fn in_time(
-    deadline: Option<std::time::Instant>,
+    deadline: &Deadline,
     time_limit: Option<std::time::Duration>,
 ) -> Result<(), GenerateError> {
-    match (deadline, time_limit) {
-        (Some(d), Some(t)) if std::time::Instant::now() >= d => Err(GenerateError::TimeLimit(t)),
+    match (deadline.expired(), time_limit) {
+        (Some(_), Some(t)) => Err(GenerateError::TimeLimit(t)),
         _ => Ok(()),
     }
 }
@@ -446,7 +453,7 @@ impl Generator {
     /// puzzle is made.
     pub fn new(options: GenerateOptions) -> Result<Self, GenerateError> {
         // The clock starts before the geometry is built: the limit covers the whole command.
-        let deadline = options.time_limit.map(|t| std::time::Instant::now() + t);
+        let deadline = Deadline::after(std::time::Instant::now(), options.time_limit, None);
         let n = options.size;
         if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
             return Err(GenerateError::Side(n));
@@ -500,12 +507,13 @@ impl Generator {
         let spec = options.engine.clone().unwrap_or_else(|| auto_engine(n));
         let geometry = Arc::new(geometry);
         let mut checker = if spec.name == incremental::NAME {
-            Checker::Sat(Box::new(
-                SatChecker::new(&geometry, &spec, options.node_limit)
-                    .map_err(GenerateError::Engine)?,
-            ))
+            Checker::Sat(Box::new(SatChecker::new(
+                &geometry,
+                &spec,
+                options.node_limit,
+            )?))
         } else {
-            Checker::Engine(spec.make().map_err(GenerateError::Engine)?)
+            Checker::Engine(spec.make()?)
         };
         let keep_second = keeps_second_solutions(&options);
         let limits = Limits {
@@ -532,7 +540,7 @@ impl Generator {
             (Arc::clone(&geometry), filler)
         });
         if let Checker::Sat(c) = &mut checker {
-            c.deadline = deadline;
+            c.deadline = deadline.clone();
             c.keep_second_solutions = keep_second;
         }
         Ok(Generator {
@@ -555,7 +563,7 @@ impl Generator {
 
     /// [`GenerateError::TimeLimit`] once the deadline has passed.
     fn in_time(&self) -> Result<(), GenerateError> {
-        in_time(self.deadline, self.options.time_limit)
+        in_time(&self.deadline, self.options.time_limit)
     }
 
     /// Work done for the last puzzle returned.
@@ -632,7 +640,7 @@ impl Generator {
         if let Some((g, None)) = &self.fixed {
             // The switches take seconds at side 400: they read the clock too, and only the
             // deadline makes a boxed geometry's pattern grid fail.
-            let deadline = self.deadline;
+            let deadline = &self.deadline;
             let late = || GenerateError::TimeLimit(self.options.time_limit.unwrap_or_default());
             let grid = switch::pattern_grid_until(g, &mut self.rng, deadline).ok_or_else(late)?;
             let pattern = if spread {
@@ -643,7 +651,7 @@ impl Generator {
             return Ok((Arc::clone(g), grid, pattern));
         }
         if let Some((_, Some(filler))) = &mut self.fixed {
-            filler.deadline = self.deadline;
+            filler.deadline = self.deadline.clone();
             let grid = filler.random_grid(&mut self.rng, budget, restarts);
             if grid.is_none() {
                 self.in_time()?;
@@ -676,22 +684,22 @@ impl Generator {
         let Some((base, base_filler)) = jigsaw_base else {
             unreachable!("fixed is None only for jigsaw")
         };
-        let in_time = || in_time(*deadline, options.time_limit);
+        let in_time = || in_time(deadline, options.time_limit);
         for _ in 0..LAYOUT_TRIES {
             in_time()?;
             stats.layouts += 1;
             let grid = match base_filler {
                 Some(f) => {
-                    f.deadline = *deadline;
+                    f.deadline = deadline.clone();
                     f.random_grid(rng, budget, 1000)
                 }
-                None => switch::pattern_grid_until(base, rng, *deadline),
+                None => switch::pattern_grid_until(base, rng, deadline),
             };
             let Some(grid) = grid else {
                 in_time()?;
                 continue;
             };
-            let Some(regions) = layout::random_layout_around(n, &grid, rng, *deadline) else {
+            let Some(regions) = layout::random_layout_around(n, &grid, rng, deadline) else {
                 in_time()?; // it stops only at the deadline: this returns
                 continue;
             };
@@ -700,7 +708,7 @@ impl Generator {
                 // A second grid of this layout, by search: a layout may resist it, and then
                 // the spread order goes without its pattern (see the module doc).
                 let mut filler = Filler::new(&g);
-                filler.deadline = *deadline;
+                filler.deadline = deadline.clone();
                 filler.random_grid(rng, budget, restarts)
             } else {
                 None
@@ -807,9 +815,8 @@ impl Generator {
                     let puzzle = Puzzle::new(Arc::clone(geometry), carved.givens.clone())
                         .expect("digits of a full grid");
                     let mut limits = self.limits.clone();
-                    if let Some(d) = self.deadline {
-                        limits.time_limit =
-                            Some(d.saturating_duration_since(std::time::Instant::now()));
+                    if let Some(left) = self.deadline.remaining() {
+                        limits.time_limit = Some(left);
                     }
                     let outcome = engines::run(engine.as_mut(), &puzzle, &limits);
                     match outcome.status {
@@ -841,9 +848,7 @@ impl Generator {
                             Some(s) => s.simulate(geometry, &order, k),
                         }
                     };
-                    let answer = checker
-                        .check(&carved.givens, solution, cell, &mut upcoming)
-                        .map_err(GenerateError::Check)?;
+                    let answer = checker.check(&carved.givens, solution, cell, &mut upcoming)?;
                     if answer == Answer::Multiple && keep_second {
                         second = checker.take_second_solution();
                     }
@@ -888,10 +893,7 @@ impl Generator {
             if let (Checker::Sat(checker), None, true) = (&mut self.checker, &spread, removed) {
                 block = (block * 2).min(carved.clues - target);
                 while block >= 2 {
-                    if self
-                        .deadline
-                        .is_some_and(|d| std::time::Instant::now() >= d)
-                    {
+                    if self.deadline.expired().is_some() {
                         break; // the next check reports it
                     }
                     let Some(cells) = order.get(step..step + block) else {
@@ -969,10 +971,10 @@ impl Generator {
                 .options
                 .progress
                 .then(|| Progress::new(self.stats.attempts)),
-            deadline: self.deadline,
+            deadline: self.deadline.clone(),
             leaves: 0,
         };
-        pass.singles.deadline = self.deadline;
+        pass.singles.deadline = self.deadline.clone();
         let block = singles_block(geometry.cells());
         let dead = || GenerateError::Check("singles found a contradiction in a valid grid".into());
         let stopped = |stop: PassStop| match stop {
@@ -1069,7 +1071,7 @@ struct SinglesPass<'a> {
     kept: Vec<usize>,
     visited: usize,
     progress: Option<Progress>,
-    deadline: Option<std::time::Instant>,
+    deadline: Deadline,
     /// Cells decided, for reading the clock every 256 of them.
     leaves: u64,
 }
@@ -1159,11 +1161,7 @@ impl SinglesPass<'_> {
             return Ok(());
         }
         self.leaves += 1;
-        if self.leaves % 256 == 0
-            && self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-        {
+        if self.leaves % 256 == 0 && self.deadline.expired().is_some() {
             return Err(PassStop::Time);
         }
         let c = self.order[l];

@@ -24,6 +24,7 @@ use super::fill::Filler;
 use super::{GenerateError, PuzzleStats};
 use crate::engines::{self, Engine, EngineSpec, Limits, Status};
 use crate::puzzle::{Geometry, Puzzle};
+use crate::search::Deadline;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -73,7 +74,7 @@ pub struct SamuraiGenerator {
     rng: ChaCha8Rng,
     stats: PuzzleStats,
     solution: Vec<u16>,
-    deadline: Option<std::time::Instant>,
+    deadline: Deadline,
 }
 
 impl std::fmt::Debug for SamuraiGenerator {
@@ -87,7 +88,7 @@ impl std::fmt::Debug for SamuraiGenerator {
 impl SamuraiGenerator {
     /// Checks the options (clue target, engine) and prepares the engine.
     pub fn new(options: SamuraiOptions) -> Result<Self, GenerateError> {
-        let deadline = options.time_limit.map(|t| std::time::Instant::now() + t);
+        let deadline = Deadline::after(std::time::Instant::now(), options.time_limit, None);
         let geometry = Geometry::samurai();
         let cells = geometry.cells() - geometry.void_cells();
         if let Some(k) = options.clues {
@@ -102,11 +103,12 @@ impl SamuraiGenerator {
             .engine
             .clone()
             .unwrap_or_else(|| EngineSpec::new("human"));
-        let engine = spec.make().map_err(GenerateError::Engine)?;
+        let engine = spec.make()?;
         if !engine.supports_geometry(&geometry) {
-            return Err(GenerateError::Engine(format!(
-                "{spec} does not take combined layouts (samurai); dlx, sat, human and binary do"
-            )));
+            return Err(GenerateError::EngineUnfit {
+                spec: spec.to_string(),
+                lacks: "does not take combined layouts (samurai); dlx, sat, human and binary do",
+            });
         }
         Ok(SamuraiGenerator {
             filler: Filler::new(&geometry),
@@ -138,8 +140,8 @@ impl SamuraiGenerator {
         let mut fewest = usize::MAX;
         for attempt in 1..=self.options.attempts {
             self.stats.attempts = attempt;
-            super::in_time(self.deadline, self.options.time_limit)?;
-            self.filler.deadline = self.deadline;
+            super::in_time(&self.deadline, self.options.time_limit)?;
+            self.filler.deadline = self.deadline.clone();
             let mut solution = self
                 .filler
                 .random_grid(&mut self.rng, 4 * g.cells() as u64, 1000)
@@ -181,7 +183,7 @@ impl SamuraiGenerator {
             if clues == target {
                 break;
             }
-            super::in_time(self.deadline, self.options.time_limit)?;
+            super::in_time(&self.deadline, self.options.time_limit)?;
             let digit = givens[cell];
             givens[cell] = 0;
             let p = Puzzle::new(Arc::clone(g), givens.clone()).expect("digits of a full grid");

@@ -21,6 +21,7 @@
 //! 400), and a run past it stops with [`Stop::Time`] / [`Closure::TimeLimit`].
 
 use crate::puzzle::Geometry;
+use crate::search::Deadline;
 
 /// What the singles found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,7 +97,7 @@ pub struct Singles {
     removed: Vec<u32>,
     placed: Vec<u32>,
     /// When runs and placements stop with [`Stop::Time`] (`None` = never).
-    pub deadline: Option<std::time::Instant>,
+    pub deadline: Deadline,
     /// Placements and cells loaded, for reading the clock every [`CLOCK_EVERY`].
     ticks: u32,
     /// The cell whose placement halts propagation ([`Singles::place_until`]; `usize::MAX` =
@@ -154,7 +155,7 @@ impl Singles {
             empty: 0,
             removed: Vec::new(),
             placed: Vec::new(),
-            deadline: None,
+            deadline: Deadline::default(),
             ticks: 0,
             goal: usize::MAX,
         }
@@ -163,10 +164,7 @@ impl Singles {
     /// Counts one step; every [`CLOCK_EVERY`] steps, whether the deadline has passed.
     fn late(&mut self) -> bool {
         self.ticks = self.ticks.wrapping_add(1);
-        self.ticks % CLOCK_EVERY == 0
-            && self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
+        self.ticks % CLOCK_EVERY == 0 && self.deadline.expired().is_some()
     }
 
     /// Digits placed by the last run (`0` = open cell).
@@ -626,9 +624,16 @@ mod tests {
         assert_ne!(whole, Closure::TimeLimit);
         let values = s.values().to_vec();
         assert!(values.iter().filter(|&&v| v != 0).count() > holes.len() / 2);
-        s.deadline = Some(std::time::Instant::now());
+        s.deadline = Deadline {
+            at: Some(std::time::Instant::now()),
+            cancel: None,
+        };
         assert_eq!(s.run(&holes, None), Closure::TimeLimit);
-        s.deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(3600));
+        s.deadline = Deadline::after(
+            std::time::Instant::now(),
+            Some(std::time::Duration::from_secs(3600)),
+            None,
+        );
         assert_eq!(s.run(&holes, None), whole);
         assert_eq!(s.values(), &values[..]);
     }

@@ -27,6 +27,7 @@
 //! at large sides); the removal order, which decides the puzzle, is uniform.
 
 use crate::puzzle::Geometry;
+use crate::search::Deadline;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -39,7 +40,7 @@ pub const SWITCHES_PER_DIGIT: usize = 64;
 /// `1..=N`: the shuffled pattern grid of the module doc, then `SWITCHES_PER_DIGIT * N`
 /// digit-pair switches. `None` if `g` is not a plain boxed geometry.
 pub fn pattern_grid(g: &Geometry, rng: &mut ChaCha8Rng) -> Option<Vec<u16>> {
-    pattern_grid_until(g, rng, None)
+    pattern_grid_until(g, rng, &Deadline::default())
 }
 
 /// Switches between two readings of the clock in [`pattern_grid_until`]: the switches take
@@ -51,7 +52,7 @@ const SWITCHES_PER_CLOCK: usize = 64;
 pub fn pattern_grid_until(
     g: &Geometry,
     rng: &mut ChaCha8Rng,
-    deadline: Option<std::time::Instant>,
+    deadline: &Deadline,
 ) -> Option<Vec<u16>> {
     if g.is_jigsaw() || g.has_diagonals() {
         return None;
@@ -73,7 +74,7 @@ pub fn pattern_grid_until(
     }
     let mut switcher = Switcher::new(g, &grid);
     for i in 0..SWITCHES_PER_DIGIT * n {
-        if i % SWITCHES_PER_CLOCK == 0 && deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        if i % SWITCHES_PER_CLOCK == 0 && deadline.expired().is_some() {
             return None;
         }
         switcher.random_switch(g, &mut grid, rng);

@@ -823,24 +823,45 @@ pub fn default_box(n: usize) -> (usize, usize) {
 
 /// Parses a box shape written `RxC` (rows x columns, e.g. `2x3`; `X` and spaces around the
 /// numbers are accepted). Whether it tiles a grid is [`Geometry::boxed`]'s question.
-pub fn parse_box(s: &str) -> Result<(usize, usize), String> {
-    let expected = "expected RxC (box rows x columns, e.g. 2x3)";
+pub fn parse_box(s: &str) -> Result<(usize, usize), BoxShapeError> {
     let (r, c) = s
         .split_once(['x', 'X'])
-        .ok_or_else(|| format!("{expected}, found {s:?}"))?;
-    let side = |v: &str, what: &str| -> Result<usize, String> {
+        .ok_or_else(|| BoxShapeError::NotRxC {
+            found: s.to_string(),
+        })?;
+    let side = |v: &str, what: &'static str| -> Result<usize, BoxShapeError> {
         match v.trim().parse::<usize>() {
-            Ok(0) => Err(format!(
-                "{expected}: the {what} must be at least 1, found 0 in {s:?}"
-            )),
+            Ok(0) => Err(BoxShapeError::Zero {
+                what,
+                found: s.to_string(),
+            }),
             Ok(v) => Ok(v),
-            Err(_) => Err(format!(
-                "{expected}: the {what} must be a whole number, found {:?} in {s:?}",
-                v.trim()
-            )),
+            Err(_) => Err(BoxShapeError::NotANumber {
+                what,
+                value: v.trim().to_string(),
+                found: s.to_string(),
+            }),
         }
     };
     Ok((side(r, "row count")?, side(c, "column count")?))
+}
+
+/// Why a box shape written `RxC` cannot be read ([`parse_box`]); `found` is the text read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BoxShapeError {
+    #[error("expected RxC (box rows x columns, e.g. 2x3), found {found:?}")]
+    NotRxC { found: String },
+    /// A row or column count of 0; `what` names which.
+    #[error("expected RxC (box rows x columns, e.g. 2x3): the {what} must be at least 1, found 0 in {found:?}")]
+    Zero { what: &'static str, found: String },
+    /// A row or column count that is not a whole number.
+    #[error("expected RxC (box rows x columns, e.g. 2x3): the {what} must be a whole number, found {value:?} in {found:?}")]
+    NotANumber {
+        what: &'static str,
+        value: String,
+        found: String,
+    },
 }
 
 /// A 6x6 jigsaw for the tests of engines and encodings: six irregular regions, each
@@ -869,14 +890,14 @@ mod tests {
     fn box_shapes_parse_and_bad_ones_say_what_was_found() {
         assert_eq!(parse_box("2x3"), Ok((2, 3)));
         assert_eq!(parse_box(" 3 X 4 "), Ok((3, 4)));
-        let e = parse_box("3").unwrap_err();
+        let e = parse_box("3").unwrap_err().to_string();
         assert!(
             e.contains("expected RxC") && e.contains("found \"3\""),
             "{e}"
         );
-        let e = parse_box("0x3").unwrap_err();
+        let e = parse_box("0x3").unwrap_err().to_string();
         assert!(e.contains("row count must be at least 1"), "{e}");
-        let e = parse_box("3xb").unwrap_err();
+        let e = parse_box("3xb").unwrap_err().to_string();
         assert!(e.contains("column count") && e.contains("\"b\""), "{e}");
     }
 

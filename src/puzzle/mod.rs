@@ -33,14 +33,14 @@ pub use cage::{
 pub use format::{
     detect_format, detect_format_with, format_of_output, push_default_line, read_bytes, read_file,
     read_puzzles, read_str, write_grid, write_grid_with_layout, write_killer, write_killer_grid,
-    write_puzzle, write_puzzlekit, Alphabet, Format, OutputFormat, ParseError, ParseErrorKind,
-    PuzzlekitEntry, ReadOptions, RowsEnd, SourcedPuzzle, WriteError,
+    write_puzzle, write_puzzlekit, Alphabet, AlphabetError, Format, OutputFormat, ParseError,
+    ParseErrorKind, PuzzlekitEntry, ReadOptions, RowsEnd, SourcedPuzzle, WriteError,
 };
 #[cfg(test)]
 pub(crate) use geometry::jigsaw6_for_tests;
 pub use geometry::{
-    default_box, parse_box, Geometry, GeometryError, GridError, HouseKind, Layout, MAX_SIDE,
-    SAMURAI_GRIDS,
+    default_box, parse_box, BoxShapeError, Geometry, GeometryError, GridError, HouseKind, Layout,
+    MAX_SIDE, SAMURAI_GRIDS,
 };
 
 use std::sync::Arc;

@@ -2,16 +2,22 @@
 //! it ended ([`Status`], [`Stop`]), its counters ([`Stats`]), its result ([`Outcome`]), and the
 //! per-search bookkeeping that enforces the limits ([`Search`]). It sits below both
 //! [`crate::engines`] and [`crate::exact_cover`], so neither has to import the other for it.
+//!
+//! The time limit and the cancel flag of [`Limits`] become a [`Deadline`] when the search
+//! starts ([`Limits::deadline_from`]); the same type stops the SAT backends, the encoders,
+//! the proof checkers and the generator (see [`deadline`]).
 
+pub mod deadline;
 mod state;
 
+pub use deadline::{Deadline, Expiry};
 pub use state::Search;
 
 use crate::puzzle::Grid;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What a search may spend. Every engine honours every limit that applies to it.
 #[derive(Clone, Debug)]
@@ -50,6 +56,11 @@ impl Default for Limits {
 pub const DEFAULT_MAX_LIVE: u64 = 4_000_000;
 
 impl Limits {
+    /// The deadline of a search started at `start`: its time limit from then, its cancel flag.
+    pub fn deadline_from(&self, start: Instant) -> Deadline {
+        Deadline::after(start, self.time_limit, self.cancel.clone())
+    }
+
     /// Limits that ask for `k` solutions and nothing else.
     pub fn solutions(k: u64) -> Self {
         Limits {

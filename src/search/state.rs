@@ -3,9 +3,8 @@
 //! and solve stages. Engines own their algorithm; this owns the limits, so that every engine
 //! honours them the same way.
 
-use super::{Limits, Outcome, Stats, Status, Stop};
+use super::{Deadline, Expiry, Limits, Outcome, Stats, Status, Stop};
 use crate::timing::Stopwatch;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// The clock and cancel flag are read once per this many nodes (a power of two).
@@ -18,7 +17,7 @@ pub struct Search<'a> {
     solutions: Vec<Vec<u16>>,
     count: u64,
     stop: Option<Stop>,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     watch: Stopwatch,
     built: Option<Duration>,
     /// CPU time of other threads working for this search (a SAT portfolio's members),
@@ -37,7 +36,7 @@ impl<'a> Search<'a> {
             solutions: Vec::new(),
             count: 0,
             stop: None,
-            deadline: limits.time_limit.map(|t| Instant::now() + t),
+            deadline: limits.deadline_from(Instant::now()),
             watch,
             built: None,
             helpers_build: Duration::ZERO,
@@ -78,19 +77,16 @@ impl<'a> Search<'a> {
         if self.stop.is_some() {
             return false;
         }
-        if let Some(flag) = &self.limits.cancel {
-            if flag.load(Ordering::Relaxed) {
-                self.stop = Some(Stop::Cancelled);
-                return false;
+        match self.deadline.expired() {
+            None => true,
+            Some(why) => {
+                self.stop = Some(match why {
+                    Expiry::Cancelled => Stop::Cancelled,
+                    Expiry::Time => Stop::Time,
+                });
+                false
             }
         }
-        if let Some(deadline) = self.deadline {
-            if Instant::now() >= deadline {
-                self.stop = Some(Stop::Time);
-                return false;
-            }
-        }
-        true
     }
 
     /// Adds the CPU time that other threads spent on this search (a SAT portfolio's members)

@@ -14,8 +14,9 @@
 
 use super::place::Placements;
 use super::{End, Method, PieceSet, SearchReport};
-use crate::engines::{self, EngineSpec, Limits, Outcome, Status};
+use crate::engines::{self, EngineError, EngineSpec, Limits, Outcome, Status};
 use crate::puzzle::{Geometry, Puzzle};
+use crate::search::Deadline;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -134,7 +135,7 @@ pub struct TileReport {
 
 /// Tiles the board with `set`'s pieces by each method of `options` and solves the first
 /// method's tilings as jigsaw sudoku. Fails only when the engine cannot be made.
-pub fn tile_and_solve(set: &PieceSet, options: &TileOptions) -> Result<TileReport, String> {
+pub fn tile_and_solve(set: &PieceSet, options: &TileOptions) -> Result<TileReport, EngineError> {
     let mut engine = options.engine.make()?;
     let placements = Placements::new(set, options.rotations);
     let limits = Limits {
@@ -158,16 +159,16 @@ pub fn tile_and_solve(set: &PieceSet, options: &TileOptions) -> Result<TileRepor
     };
     let mut runs = Vec::new();
     // One deadline for every method and sudoku solve: the limit is the whole call's.
-    let deadline = options.time_limit.map(|t| Instant::now() + t);
+    let deadline = Deadline::after(Instant::now(), options.time_limit, None);
     for (i, &method) in options.methods.iter().enumerate() {
         let limits = Limits {
-            time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+            time_limit: deadline.remaining(),
             ..limits.clone()
         };
         let report = if i == 0 {
             method.enumerate(&placements, &limits, |tiling| {
                 let (region, givens) = placements.board(tiling);
-                solver.tiling(region, givens, deadline);
+                solver.tiling(region, givens, &deadline);
             })
         } else {
             method.enumerate(&placements, &limits, |_| {})
@@ -242,7 +243,7 @@ struct Solver<'a> {
 }
 
 impl Solver<'_> {
-    fn tiling(&mut self, region: Vec<u16>, givens: Vec<u16>, deadline: Option<Instant>) {
+    fn tiling(&mut self, region: Vec<u16>, givens: Vec<u16>, deadline: &Deadline) {
         self.tilings += 1;
         let region = canonical(&region, self.n);
         let layout_key = digest(&region);
@@ -267,13 +268,8 @@ impl Solver<'_> {
     }
 
     /// Solves one new puzzle; returns its status and number of solutions.
-    fn solve(
-        &mut self,
-        region: Vec<u16>,
-        givens: Vec<u16>,
-        deadline: Option<Instant>,
-    ) -> (Status, u64) {
-        let remaining = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    fn solve(&mut self, region: Vec<u16>, givens: Vec<u16>, deadline: &Deadline) -> (Status, u64) {
+        let remaining = deadline.remaining();
         if remaining == Some(Duration::ZERO) {
             self.counts.puzzles_undecided += 1;
             return (Status::TimeLimit, 0);

@@ -17,7 +17,6 @@
 //! 5. piece by piece: `N` cells, every given at most `N`, the cells 4-connected.
 
 use crate::puzzle::Alphabet;
-use std::fmt;
 use std::io::Read;
 use std::path::Path;
 
@@ -77,121 +76,74 @@ impl PieceSet {
 }
 
 /// What is wrong with a pieces file. The position is in the enclosing [`PiecesError`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PiecesErrorKind {
     /// The file could not be read (at line 0, column 0).
+    #[error("cannot read: {0}")]
     Io(String),
     /// Not UTF-8 text (at the first bad byte).
+    #[error("expected UTF-8 text, found a byte that is not UTF-8")]
     InvalidUtf8,
     /// A NUL byte: binary data, not text (at the NUL).
+    #[error("expected text, found a NUL byte (binary data?)")]
     NulByte,
     /// No piece at all (at the end of the input).
+    #[error("expected pieces, found none")]
     NoPieces,
     /// A `size` header whose value is not a number in `1..=35` (at the value).
+    #[error("expected `size N` with 1 <= N <= {MAX_PIECES_SIDE}, found `{0}`")]
     BadSize(String),
     /// A second `size` header, or one after the first piece (at the header).
+    #[error("a `size` header must come once, before the first piece")]
     MisplacedSize,
     /// A character that is not `.`, `x`, `0` or a digit symbol (at the character).
+    #[error("expected '.', 'x', '0' or a digit symbol (1-9, A-Z), found {0:?}")]
     UnknownSymbol(char),
     /// A given above `N` (at the symbol).
+    #[error("expected a given 1..={side}, found '{symbol}' = {digit}, above the side {side}")]
     DigitAboveSide {
         symbol: char,
         digit: u16,
         side: usize,
     },
     /// A piece drawn with `.` only (at its first row).
+    #[error("piece {piece} has no cell (only '.')")]
     EmptyPiece { piece: usize },
     /// Without a header, a number of pieces above 35 (at the first piece too many).
+    #[error(
+        "at most {MAX_PIECES_SIDE} pieces (boards up to {MAX_PIECES_SIDE}x{MAX_PIECES_SIDE}), found {found}"
+    )]
     TooManyPieces { found: usize },
     /// The number of pieces is not `N` (at the first extra piece, or at the end of the input).
+    #[error(
+        "expected {expected} pieces (one per region of a {expected}x{expected} board), found {found}"
+    )]
     PieceCount { expected: usize, found: usize },
     /// A piece does not have `N` cells (at its first cell).
+    #[error(
+        "piece {piece} has {cells} cells, expected {expected} (every piece of a {expected}x{expected} board has {expected})"
+    )]
     CellCount {
         piece: usize,
         cells: usize,
         expected: usize,
     },
     /// A piece is not 4-connected (at its first cell not joined to its first cell).
+    #[error(
+        "piece {piece} is not connected: this cell is not joined to the piece's first cell through cells sharing a side"
+    )]
     Disconnected { piece: usize },
 }
 
-impl fmt::Display for PiecesErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use PiecesErrorKind::*;
-        match self {
-            Io(m) => write!(f, "cannot read: {m}"),
-            InvalidUtf8 => write!(f, "expected UTF-8 text, found a byte that is not UTF-8"),
-            NulByte => write!(f, "expected text, found a NUL byte (binary data?)"),
-            NoPieces => write!(f, "expected pieces, found none"),
-            BadSize(v) => write!(
-                f,
-                "expected `size N` with 1 <= N <= {MAX_PIECES_SIDE}, found `{v}`"
-            ),
-            MisplacedSize => write!(
-                f,
-                "a `size` header must come once, before the first piece"
-            ),
-            UnknownSymbol(c) => write!(
-                f,
-                "expected '.', 'x', '0' or a digit symbol (1-9, A-Z), found {c:?}"
-            ),
-            DigitAboveSide {
-                symbol,
-                digit,
-                side,
-            } => write!(
-                f,
-                "expected a given 1..={side}, found '{symbol}' = {digit}, above the side {side}"
-            ),
-            EmptyPiece { piece } => write!(f, "piece {piece} has no cell (only '.')"),
-            TooManyPieces { found } => write!(
-                f,
-                "at most {MAX_PIECES_SIDE} pieces (boards up to {MAX_PIECES_SIDE}x{MAX_PIECES_SIDE}), \
-                 found {found}"
-            ),
-            PieceCount { expected, found } => write!(
-                f,
-                "expected {expected} pieces (one per region of a {expected}x{expected} board), \
-                 found {found}"
-            ),
-            CellCount {
-                piece,
-                cells,
-                expected,
-            } => write!(
-                f,
-                "piece {piece} has {cells} cells, expected {expected} (every piece of a \
-                 {expected}x{expected} board has {expected})"
-            ),
-            Disconnected { piece } => write!(
-                f,
-                "piece {piece} is not connected: this cell is not joined to the piece's first \
-                 cell through cells sharing a side"
-            ),
-        }
-    }
-}
-
 /// An error in a pieces file: `file:line:column: message` (1-based, columns in characters).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {kind}")]
 pub struct PiecesError {
     pub file: String,
     pub line: usize,
     pub column: usize,
     pub kind: PiecesErrorKind,
 }
-
-impl fmt::Display for PiecesError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file, self.line, self.column, self.kind
-        )
-    }
-}
-
-impl std::error::Error for PiecesError {}
 
 /// Reads a pieces file (`-` = standard input, named `<stdin>` in errors).
 pub fn read_pieces_file(path: &Path) -> Result<PieceSet, PiecesError> {

@@ -237,14 +237,14 @@ pub fn published_solutions_of(
 /// Solves a DIMACS text with an embedded solver (batsat): the model, or `None` when
 /// unsatisfiable.
 pub fn solve_dimacs(text: &str) -> Option<sudolab::cnf::Model> {
-    use sudolab::cnf::{make_backend, read_dimacs_str, Budget, SatAnswer};
+    use sudolab::cnf::{make_backend, read_dimacs_str, Deadline, SatAnswer};
     let d = read_dimacs_str(text).unwrap();
     let mut s = make_backend("batsat").unwrap();
     s.reserve_vars(d.num_vars);
     for c in d.clauses.iter() {
         s.add_clause(c);
     }
-    match s.solve(&[], &Budget::default()).unwrap() {
+    match s.solve(&[], &Deadline::default()).unwrap() {
         SatAnswer::Sat(m) => Some(m),
         _ => None,
     }

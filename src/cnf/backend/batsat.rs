@@ -10,7 +10,7 @@
 //! allowed are the decisions left plus the assumptions, and a run that stops short of the
 //! limit is resumed (see `solve`).
 
-use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use super::{BackendError, BackendStats, Deadline, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::model::Model;
 use batsat::{clause, lbool, Callbacks, Lit, SolverInterface, SolverOpts, Var};
 use std::cell::Cell;
@@ -18,7 +18,7 @@ use std::cell::Cell;
 /// Callbacks that stop the search when the budget is spent.
 #[derive(Default)]
 struct Stopper {
-    budget: Budget,
+    budget: Deadline,
     polls: Cell<u32>,
     why: Cell<Option<Interrupt>>,
     /// Conflicts allowed in this call, and conflicts so far in it.
@@ -60,7 +60,7 @@ impl Callbacks for Stopper {
         if p % 64 != 0 {
             return false;
         }
-        let why = self.budget.spent();
+        let why = self.budget.expired().map(Interrupt::from);
         self.why.set(why);
         why.is_some()
     }
@@ -134,8 +134,8 @@ impl SatBackend for Batsat {
         self.scratch = c;
     }
 
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
-        if let Some(why) = budget.spent() {
+    fn solve(&mut self, assumptions: &[i32], budget: &Deadline) -> Result<SatAnswer, BackendError> {
+        if let Some(why) = budget.expired().map(Interrupt::from) {
             return Ok(SatAnswer::Interrupted(why));
         }
         let a: Vec<Lit> = assumptions.iter().map(|&l| self.lit(l)).collect();
@@ -195,7 +195,7 @@ impl SatBackend for Batsat {
                 .cb()
                 .why
                 .get()
-                .or_else(|| budget.spent())
+                .or_else(|| budget.expired().map(Interrupt::from))
                 .unwrap_or(Interrupt::Time);
             Ok(SatAnswer::Interrupted(why))
         }

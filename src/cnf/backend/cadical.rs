@@ -20,13 +20,13 @@
 //! stopped at the conflict limit having learned fewer than 50 clauses: many of its conflicts
 //! there learn no clause.)
 
-use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use super::{BackendError, BackendStats, Deadline, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::model::Model;
 
 /// Callbacks that stop the search when the budget is spent, and count the clauses learned.
 #[derive(Default)]
 struct Stopper {
-    budget: Budget,
+    budget: Deadline,
     why: Option<Interrupt>,
     /// Clauses learned in this call (units and the empty clause included).
     learned: u64,
@@ -39,7 +39,7 @@ impl cadical::Callbacks for Stopper {
         }
         // CaDiCaL already calls this only every `terminateint` (10) checks, and a check can be
         // far apart on large formulas: the clock is read on every call.
-        self.why = self.budget.spent();
+        self.why = self.budget.expired().map(Interrupt::from);
         self.why.is_some()
     }
 
@@ -70,18 +70,22 @@ pub const CADICAL_CONFIGS: [&str; 3] = ["plain", "sat", "unsat"];
 
 impl Cadical {
     /// CaDiCaL with its default options, or one of [`CADICAL_CONFIGS`].
-    pub fn new(config: Option<&str>) -> Result<Self, String> {
+    pub fn new(config: Option<&str>) -> Result<Self, BackendError> {
         let (solver, config) = match config {
             None => (cadical::Solver::new(), "default"),
             Some(c) => {
                 let name = CADICAL_CONFIGS.iter().find(|&&k| k == c).ok_or_else(|| {
-                    format!(
-                        "unknown CaDiCaL configuration {c:?} (known: {})",
-                        CADICAL_CONFIGS.join(", ")
-                    )
+                    BackendError::UnknownCadicalConfig {
+                        config: c.to_string(),
+                        known: CADICAL_CONFIGS.join(", "),
+                    }
                 })?;
-                let s =
-                    cadical::Solver::with_config(name).map_err(|e| format!("cadical:{c}: {e}"))?;
+                let s = cadical::Solver::with_config(name).map_err(|error| {
+                    BackendError::CadicalConfig {
+                        config: c.to_string(),
+                        error,
+                    }
+                })?;
                 (s, *name)
             }
         };
@@ -127,8 +131,8 @@ impl SatBackend for Cadical {
         true
     }
 
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
-        if let Some(why) = budget.spent() {
+    fn solve(&mut self, assumptions: &[i32], budget: &Deadline) -> Result<SatAnswer, BackendError> {
+        if let Some(why) = budget.expired().map(Interrupt::from) {
             return Ok(SatAnswer::Interrupted(why));
         }
         self.solver.set_callbacks(Some(Stopper {
@@ -143,7 +147,7 @@ impl SatBackend for Cadical {
         ] {
             self.solver
                 .set_limit(name, cap(limit))
-                .map_err(|e| format!("cadical: {e}"))?;
+                .map_err(BackendError::CadicalLimit)?;
         }
         for &l in assumptions {
             self.num_vars = self.num_vars.max(l.unsigned_abs());
@@ -163,12 +167,12 @@ impl SatBackend for Cadical {
                     .solver
                     .get_callbacks()
                     .and_then(|s| s.why)
-                    .or_else(|| budget.spent());
+                    .or_else(|| budget.expired().map(Interrupt::from));
                 Ok(SatAnswer::Interrupted(match why {
                     Some(w) => w,
                     None if self.conflict_limit.is_some() => Interrupt::ConflictLimit,
                     None if self.decision_limit.is_some() => Interrupt::DecisionLimit,
-                    None => return Err("cadical: stopped without a reason".into()),
+                    None => return Err(BackendError::CadicalNoReason),
                 }))
             }
         }

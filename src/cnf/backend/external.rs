@@ -13,7 +13,9 @@
 //! Conflict and decision limits become command-line options for the solvers whose options
 //! are known by file name (CaDiCaL, Kissat).
 
-use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use super::{
+    AnswerErrorKind, BackendError, BackendStats, Deadline, Interrupt, SatAnswer, SatBackend,
+};
 use crate::cnf::dimacs::write_clauses;
 use crate::cnf::formula::Clauses;
 use crate::cnf::model::{is_comment, read_model, SolverAnswer};
@@ -79,18 +81,11 @@ fn resolve(name: &str) -> Option<PathBuf> {
 impl External {
     /// From `PATH [ARGS...]` (whitespace-separated). The style is MiniSat's when the file
     /// name contains `minisat`, else the competition's.
-    pub fn from_spec(spec: &str) -> Result<Self, String> {
+    pub fn from_spec(spec: &str) -> Result<Self, BackendError> {
         let mut words = spec.split_whitespace();
-        let name = words.next().ok_or(
-            "backend ext: expected a solver after `ext:` (ext:PATH [ARGS...]), found nothing",
-        )?;
-        let program = resolve(name).ok_or_else(|| {
-            let where_ = if name.contains('/') {
-                "no such file"
-            } else {
-                "no such file in any directory of PATH"
-            };
-            format!("backend ext: expected an executable solver (a path, or a name found on PATH), found {where_}: `{name}`")
+        let name = words.next().ok_or(BackendError::ExternalMissing)?;
+        let program = resolve(name).ok_or_else(|| BackendError::ExternalNotFound {
+            name: name.to_string(),
         })?;
         let file = program
             .file_name()
@@ -141,18 +136,16 @@ impl External {
     /// The command-line options that cap the conflicts and the decisions of one run, for the
     /// solvers whose options are known (CaDiCaL `-c N` / `-d N`, Kissat `--conflicts=N` /
     /// `--decisions=N`).
-    fn limit_args(&self) -> Result<Vec<String>, String> {
+    fn limit_args(&self) -> Result<Vec<String>, BackendError> {
         let mut args = Vec::new();
         if let Some(limit) = self.conflict_limit {
             match self.family() {
                 Some(Family::Cadical) => args.extend(["-c".into(), limit.to_string()]),
                 Some(Family::Kissat) => args.push(format!("--conflicts={limit}")),
                 None => {
-                    return Err(format!(
-                        "{}: no known command-line option for a conflict limit (known for \
-                         cadical and kissat)",
-                        self.program.display()
-                    ))
+                    return Err(BackendError::NoConflictLimitOption {
+                        program: self.program.clone(),
+                    })
                 }
             }
         }
@@ -203,14 +196,19 @@ struct Run {
 }
 
 /// Runs `cmd` with the budget; kills its process group when the budget is spent; reaps it.
-fn run(mut cmd: Command, budget: &Budget, last_pid: &mut Option<i32>) -> Result<Run, String> {
+fn run(
+    mut cmd: Command,
+    budget: &Deadline,
+    last_pid: &mut Option<i32>,
+) -> Result<Run, BackendError> {
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))?;
+    let mut child = cmd.spawn().map_err(|source| BackendError::Start {
+        program: cmd.get_program().to_os_string(),
+        source,
+    })?;
     let pid = child.id() as i32;
     *last_pid = Some(pid);
     let out = drain(child.stdout.take().expect("piped"));
@@ -231,9 +229,9 @@ fn run(mut cmd: Command, budget: &Budget, last_pid: &mut Option<i32>) -> Result<
             if e.kind() == std::io::ErrorKind::Interrupted {
                 continue;
             }
-            return Err(format!("wait4: {e}"));
+            return Err(BackendError::Wait(e));
         }
-        if let Some(why) = budget.spent() {
+        if let Some(why) = budget.expired().map(Interrupt::from) {
             interrupted = Some(why);
             // SAFETY: plain syscalls on our own child's process group and pid.
             unsafe {
@@ -314,8 +312,8 @@ impl SatBackend for External {
         self.clauses.push(lits);
     }
 
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
-        if let Some(why) = budget.spent() {
+    fn solve(&mut self, assumptions: &[i32], budget: &Deadline) -> Result<SatAnswer, BackendError> {
+        if let Some(why) = budget.expired().map(Interrupt::from) {
             return Ok(SatAnswer::Interrupted(why));
         }
         let limit_args = self.limit_args()?;
@@ -330,12 +328,17 @@ impl SatBackend for External {
             .unwrap_or(0)
             .max(self.num_vars);
         {
-            let f = std::fs::File::create(&input)
-                .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
+            let f = std::fs::File::create(&input).map_err(|source| BackendError::WriteInput {
+                path: input.clone(),
+                source,
+            })?;
             let mut w = BufWriter::new(f);
             write_clauses(&mut w, nv, &self.clauses, assumptions)
                 .and_then(|_| w.flush())
-                .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
+                .map_err(|source| BackendError::WriteInput {
+                    path: input.clone(),
+                    source,
+                })?;
         }
         let mut cmd = Command::new(&self.program);
         cmd.args(&self.args).args(&limit_args).arg(&input);
@@ -361,7 +364,10 @@ impl SatBackend for External {
         drop(guard);
         // The backend's name (`ext:PATH`) prefixes the engine's note; this says what came
         // back and how the process ended, in words.
-        let fail = |why: String| format!("{why}; {}", r.describe_end());
+        let fail = |kind: AnswerErrorKind| BackendError::Answer {
+            kind,
+            end: r.describe_end(),
+        };
         // Some builds (Debian's CaDiCaL sc2021) print no `s UNKNOWN` line when they stop at a
         // limit given on the command line: nothing but comments and exit 0 say so then.
         if !limit_args.is_empty() && r.exit == Some(0) && answer_text.lines().all(is_comment) {
@@ -377,21 +383,16 @@ impl SatBackend for External {
                 ExternalStyle::Minisat => "in its result file",
             };
             if answer_text.trim().is_empty() {
-                fail(format!(
-                    "expected the solver's answer {place} (`s SATISFIABLE`, `s UNSATISFIABLE` \
-                     or SAT/UNSAT), found nothing"
-                ))
+                fail(AnswerErrorKind::Missing { place })
             } else {
-                fail(format!("expected the solver's answer {place}, found: {e}"))
+                fail(AnswerErrorKind::Unreadable { place, error: e })
             }
         })?;
         // Exit 10 = SAT, 20 = UNSAT; any other code is not a contradiction, but 10 with
         // UNSAT or 20 with SAT is.
         match (&answer, r.exit) {
             (SolverAnswer::Sat(_), Some(20)) | (SolverAnswer::Unsat, Some(10)) => {
-                return Err(fail(
-                    "expected exit status 10 with SAT and 20 with UNSAT, found the other".into(),
-                ))
+                return Err(fail(AnswerErrorKind::ExitContradicts))
             }
             _ => {}
         }
@@ -406,9 +407,7 @@ impl SatBackend for External {
             SolverAnswer::Unknown if self.decision_limit.is_some() => {
                 Ok(SatAnswer::Interrupted(Interrupt::DecisionLimit))
             }
-            SolverAnswer::Unknown => Err(fail(
-                "expected SAT or UNSAT, found UNKNOWN (the solver gave up)".into(),
-            )),
+            SolverAnswer::Unknown => Err(fail(AnswerErrorKind::Unknown)),
         }
     }
 

@@ -24,26 +24,30 @@
 //! Clauses are DIMACS literals (`i32`, variables from 1). A backend keeps its clauses across
 //! `solve` calls, so blocking clauses can be added between calls.
 //!
-//! Limits of a `solve` call: the [`Budget`] (deadline, cancel flag) and the conflict limit of
+//! Limits of a `solve` call: the [`Deadline`] (time, cancel flag; the crate's one deadline
+//! type, from [`crate::search`], read through [`Deadline::expired`] and reported as an
+//! [`Interrupt`]) and the conflict limit of
 //! [`SatBackend::set_conflict_limit`], a deterministic budget (the same formula and limit stop
 //! at the same point on every run), reported as [`Interrupt::ConflictLimit`].
 
 mod batsat;
 mod cadical;
+mod error;
 mod external;
 mod portfolio;
 mod varisat;
 
 pub use self::batsat::Batsat;
 pub use self::cadical::{Cadical, CADICAL_CONFIGS};
+pub use self::error::{AnswerErrorKind, BackendError};
 pub use self::external::{External, ExternalStyle};
 pub use self::portfolio::Portfolio;
 pub use self::varisat::Varisat;
 
 use super::formula::Cnf;
 use super::model::Model;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+pub use crate::search::Deadline;
+use crate::search::Expiry;
 use std::time::Instant;
 
 /// Why a `solve` call ended without an answer.
@@ -67,24 +71,11 @@ pub enum SatAnswer {
     Interrupted(Interrupt),
 }
 
-/// When to stop a `solve` call.
-#[derive(Clone, Debug, Default)]
-pub struct Budget {
-    pub deadline: Option<Instant>,
-    pub cancel: Option<Arc<AtomicBool>>,
-}
-
-impl Budget {
-    /// Whether the budget is spent now, and why.
-    pub fn spent(&self) -> Option<Interrupt> {
-        if let Some(c) = &self.cancel {
-            if c.load(Ordering::Relaxed) {
-                return Some(Interrupt::Cancelled);
-            }
-        }
-        match self.deadline {
-            Some(d) if Instant::now() >= d => Some(Interrupt::Time),
-            _ => None,
+impl From<Expiry> for Interrupt {
+    fn from(why: Expiry) -> Self {
+        match why {
+            Expiry::Time => Interrupt::Time,
+            Expiry::Cancelled => Interrupt::Cancelled,
         }
     }
 }
@@ -123,7 +114,7 @@ pub trait SatBackend: Send {
     /// Adds a clause (DIMACS literals, no 0). An empty clause makes the formula unsatisfiable.
     fn add_clause(&mut self, lits: &[i32]);
     /// Solves under `assumptions` (literals true for this call only).
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String>;
+    fn solve(&mut self, assumptions: &[i32], budget: &Deadline) -> Result<SatAnswer, BackendError>;
     /// Counters so far.
     fn stats(&self) -> BackendStats;
 
@@ -240,13 +231,13 @@ pub const BACKEND_NAMES: &str =
     "varisat | batsat | cadical | cadical:plain|sat|unsat | portfolio[:A+B+...] | ext:PATH [ARGS...]";
 
 /// Checks a backend name without making the backend (an `ext:` path must exist).
-pub fn check_backend_name(name: &str) -> Result<(), String> {
+pub fn check_backend_name(name: &str) -> Result<(), BackendError> {
     make_backend(name).map(|_| ())
 }
 
 /// Makes a backend from its name: `varisat`, `batsat`, `cadical[:CONFIG]`,
 /// `portfolio[:A+B+...]` or `ext:PATH [ARGS...]`.
-pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, String> {
+pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, BackendError> {
     match name {
         "varisat" => Ok(Box::new(Varisat::new())),
         "batsat" => Ok(Box::new(Batsat::new())),
@@ -256,9 +247,9 @@ pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, String> {
         _ if name.starts_with("portfolio:") => Ok(Box::new(Portfolio::from_spec(&name[10..])?)),
         _ => match name.strip_prefix("ext:") {
             Some(spec) => Ok(Box::new(External::from_spec(spec)?)),
-            None => Err(format!(
-                "unknown SAT backend {name:?} (known: {BACKEND_NAMES})"
-            )),
+            None => Err(BackendError::UnknownName {
+                name: name.to_string(),
+            }),
         },
     }
 }

@@ -39,7 +39,7 @@
 //! waited for), and cuts the slow tail of the large grids; the sat engine's `backend=auto`
 //! races batsat and CaDiCaL on grids of side 64 or more.
 
-use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use super::{BackendError, BackendStats, Deadline, Interrupt, SatAnswer, SatBackend};
 use crate::timing::thread_cpu_time;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -89,7 +89,7 @@ struct Pending {
 /// What a member's thread hands back when it ends.
 struct Ended {
     member: usize,
-    result: Result<SatAnswer, String>,
+    result: Result<SatAnswer, BackendError>,
     /// The member itself, unless it lost (a loser is freed on its own thread).
     backend: Option<Box<dyn SatBackend>>,
     stats: BackendStats,
@@ -125,15 +125,14 @@ const NO_WINNER: usize = usize::MAX;
 impl Portfolio {
     /// `spec` is `A+B+...`, each a backend name of [`super::make_backend`] other than
     /// `ext:` (an external solver runs as its own process already) and `portfolio`.
-    pub fn from_spec(spec: &str) -> Result<Self, String> {
+    pub fn from_spec(spec: &str) -> Result<Self, BackendError> {
         let mut members = Vec::new();
         for name in spec.split('+') {
             let name = name.trim();
             if name.is_empty() || name.starts_with("ext:") || name.starts_with("portfolio") {
-                return Err(format!(
-                    "portfolio member {name:?}: expected an embedded backend (varisat, \
-                     batsat, cadical[:CONFIG])"
-                ));
+                return Err(BackendError::PortfolioMember {
+                    name: name.to_string(),
+                });
             }
             let mut m = super::make_backend(name)?;
             // A member is always stopped by the race flag when it loses, so one that must be
@@ -142,9 +141,9 @@ impl Portfolio {
             members.push(m);
         }
         if members.len() < 2 {
-            return Err(format!(
-                "portfolio:{spec}: a portfolio needs two members or more"
-            ));
+            return Err(BackendError::PortfolioTooSmall {
+                spec: spec.to_string(),
+            });
         }
         Ok(Portfolio {
             names: members.iter().map(|m| m.name()).collect(),
@@ -163,11 +162,11 @@ impl Portfolio {
     /// first to decide claims the winner slot and raises the race flag, which stops the others.
     /// Returns as soon as the winner's answer is in; the losers are left to stop and free
     /// their solvers beside the winner's later calls, and are joined by `settle`.
-    fn race(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
+    fn race(&mut self, assumptions: &[i32], budget: &Deadline) -> Result<SatAnswer, BackendError> {
         self.raced = true;
         let race = Arc::new(AtomicBool::new(false));
-        let member_budget = Budget {
-            deadline: budget.deadline,
+        let member_budget = Deadline {
+            at: budget.at,
             cancel: Some(race.clone()),
         };
         let won = Arc::new(AtomicUsize::new(NO_WINNER));
@@ -256,7 +255,10 @@ impl Portfolio {
         match error {
             Some(e) => Err(e),
             None => Ok(SatAnswer::Interrupted(
-                budget.spent().unwrap_or(Interrupt::Cancelled),
+                budget
+                    .expired()
+                    .map(Interrupt::from)
+                    .unwrap_or(Interrupt::Cancelled),
             )),
         }
     }
@@ -264,7 +266,7 @@ impl Portfolio {
     /// Books the threads that ended: their CPU time, and the counters of every member but the
     /// winner (whose counters it keeps); a member not freed on its thread is freed here.
     /// Returns the first error a member answered.
-    fn retire(&mut self, ended: Vec<Ended>) -> Option<String> {
+    fn retire(&mut self, ended: Vec<Ended>) -> Option<BackendError> {
         let mut error = None;
         for e in ended {
             self.race_cpu += e.cpu;
@@ -282,13 +284,13 @@ impl Portfolio {
 
 /// Loads the clauses `pending` into `m`, reading `budget` every [`LOAD_CLAUSES_PER_POLL`]
 /// clauses; `Some(why)` if it was spent first.
-fn load(m: &mut dyn SatBackend, pending: &Pending, budget: &Budget) -> Option<Interrupt> {
+fn load(m: &mut dyn SatBackend, pending: &Pending, budget: &Deadline) -> Option<Interrupt> {
     m.reserve_vars(pending.vars);
     let (lits, ends) = (&pending.lits, &pending.ends);
     let mut start = 0;
     for (i, &end) in ends.iter().enumerate() {
         if i % LOAD_CLAUSES_PER_POLL == LOAD_CLAUSES_PER_POLL - 1 {
-            if let Some(why) = budget.spent() {
+            if let Some(why) = budget.expired().map(Interrupt::from) {
                 return Some(why);
             }
         }
@@ -300,7 +302,7 @@ fn load(m: &mut dyn SatBackend, pending: &Pending, budget: &Budget) -> Option<In
 
 /// Whether a member's result decides the race: anything but being stopped by the race flag
 /// (or by the caller's cancel flag, which goes through it) or failing.
-fn decides(r: &Result<SatAnswer, String>) -> bool {
+fn decides(r: &Result<SatAnswer, BackendError>) -> bool {
     !matches!(r, Ok(SatAnswer::Interrupted(Interrupt::Cancelled)) | Err(_))
 }
 
@@ -343,8 +345,8 @@ impl SatBackend for Portfolio {
         }
     }
 
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
-        if let Some(why) = budget.spent() {
+    fn solve(&mut self, assumptions: &[i32], budget: &Deadline) -> Result<SatAnswer, BackendError> {
+        if let Some(why) = budget.expired().map(Interrupt::from) {
             return Ok(SatAnswer::Interrupted(why));
         }
         if !self.raced {
@@ -352,7 +354,7 @@ impl SatBackend for Portfolio {
         }
         match self.members.first_mut() {
             Some(m) => m.solve(assumptions, budget),
-            None => Err("the portfolio's race ended with no winner; its members are gone".into()),
+            None => Err(BackendError::PortfolioGone),
         }
     }
 
@@ -457,15 +459,15 @@ mod tests {
     }
 
     /// A budget whose cancel flag a thread sets after `wait` (join the thread after use).
-    fn cancelled_after(wait: Duration) -> (Budget, std::thread::JoinHandle<()>) {
+    fn cancelled_after(wait: Duration) -> (Deadline, std::thread::JoinHandle<()>) {
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = cancel.clone();
         let setter = std::thread::spawn(move || {
             std::thread::sleep(wait);
             flag.store(true, Ordering::Relaxed);
         });
-        let budget = Budget {
-            deadline: None,
+        let budget = Deadline {
+            at: None,
             cancel: Some(cancel),
         };
         (budget, setter)
@@ -476,13 +478,16 @@ mod tests {
         let mut p = Portfolio::from_spec(DEFAULT_MEMBERS).unwrap();
         p.add_clause(&[1, 2]);
         p.add_clause(&[-1]);
-        let r = p.solve(&[], &Budget::default()).unwrap();
+        let r = p.solve(&[], &Deadline::default()).unwrap();
         let SatAnswer::Sat(m) = r else {
             panic!("{r:?}")
         };
         assert!(m.is_true(2) && m.is_true(-1));
         p.add_clause(&[-2]);
-        assert_eq!(p.solve(&[], &Budget::default()).unwrap(), SatAnswer::Unsat);
+        assert_eq!(
+            p.solve(&[], &Deadline::default()).unwrap(),
+            SatAnswer::Unsat
+        );
         assert_eq!(p.name(), "portfolio:batsat+cadical");
         // a loser's counters are in once it has stopped and been joined
         p.settle();
@@ -497,8 +502,8 @@ mod tests {
         let mut p = Portfolio::from_spec(DEFAULT_MEMBERS).unwrap();
         pigeons(&mut p, 12);
         let start = std::time::Instant::now();
-        let budget = Budget {
-            deadline: Some(start + Duration::from_millis(300)),
+        let budget = Deadline {
+            at: Some(start + Duration::from_millis(300)),
             cancel: None,
         };
         assert_eq!(
@@ -541,7 +546,7 @@ mod tests {
         setter.join().unwrap();
         assert!(!p.survives_interrupts());
         assert_eq!(p.stats().winner, Some(0));
-        assert!(p.solve(&[], &Budget::default()).is_err());
+        assert!(p.solve(&[], &Deadline::default()).is_err());
     }
 
     #[test]

@@ -19,7 +19,7 @@
 //! cancel flag only) no copy is kept: the backend answers `Interrupted` to any later call,
 //! and the caller builds a new one.
 
-use super::{BackendStats, Budget, Interrupt, SatAnswer, SatBackend};
+use super::{BackendError, BackendStats, Deadline, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::formula::Cnf;
 use crate::cnf::model::Model;
 use std::cell::{Cell, RefCell};
@@ -46,7 +46,7 @@ pub struct Varisat {
 /// The state the proof writer checks on every flush.
 #[derive(Default)]
 pub struct Gate {
-    budget: RefCell<Budget>,
+    budget: RefCell<Deadline>,
     conflict_limit: Cell<Option<u64>>,
     /// Learned clauses (= conflicts) in the stream since the start of this call.
     conflicts: Cell<u64>,
@@ -68,7 +68,7 @@ impl io::Write for GateWriter {
             }
         }
         if g.why.get().is_none() {
-            g.why.set(g.budget.borrow().spent());
+            g.why.set(g.budget.borrow().expired().map(Interrupt::from));
         }
         match g.why.get() {
             // Not `ErrorKind::Interrupted`: `write_all` retries that one.
@@ -297,7 +297,7 @@ impl SatBackend for Varisat {
         self.conflict_limit = limit;
     }
 
-    fn solve(&mut self, assumptions: &[i32], budget: &Budget) -> Result<SatAnswer, String> {
+    fn solve(&mut self, assumptions: &[i32], budget: &Deadline) -> Result<SatAnswer, BackendError> {
         if let Some(why) = self.dead {
             match self.replay.take() {
                 Some(clauses) => {
@@ -307,7 +307,7 @@ impl SatBackend for Varisat {
                 None => return Ok(SatAnswer::Interrupted(why)),
             }
         }
-        if let Some(why) = budget.spent() {
+        if let Some(why) = budget.expired().map(Interrupt::from) {
             return Ok(SatAnswer::Interrupted(why));
         }
         match &self.gate {
@@ -317,11 +317,7 @@ impl SatBackend for Varisat {
                 g.conflicts.set(0);
                 g.why.set(None);
             }
-            None if self.conflict_limit.is_some() => {
-                return Err("varisat: a conflict limit needs expect_limits (or \
-                            set_conflict_limit) before the first clause"
-                    .into())
-            }
+            None if self.conflict_limit.is_some() => return Err(BackendError::VarisatLimitTooLate),
             None => {}
         }
         let a: Vec<Lit> = assumptions
@@ -331,7 +327,7 @@ impl SatBackend for Varisat {
         self.solver.assume(&a);
         match self.solver.solve() {
             Ok(true) => {
-                let lits = self.solver.model().ok_or("varisat: SAT without a model")?;
+                let lits = self.solver.model().ok_or(BackendError::VarisatNoModel)?;
                 let mut values = vec![None; self.num_vars as usize + 1];
                 for l in lits {
                     let v = l.index() + 1;
@@ -348,7 +344,7 @@ impl SatBackend for Varisat {
                     self.dead = Some(why);
                     Ok(SatAnswer::Interrupted(why))
                 }
-                None => Err(format!("varisat: {e}")),
+                None => Err(BackendError::Varisat(e)),
             },
         }
     }
@@ -444,7 +440,7 @@ mod tests {
         let mut b = Varisat::new();
         b.set_conflict_limit(Some(200));
         guarded_pigeonhole(&mut b, 9, 8, sel);
-        let hard = b.solve(&[sel], &Budget::default()).unwrap();
+        let hard = b.solve(&[sel], &Deadline::default()).unwrap();
         assert_eq!(hard, SatAnswer::Interrupted(Interrupt::ConflictLimit));
         b
     }
@@ -456,9 +452,9 @@ mod tests {
     fn a_conflict_limit_is_per_call() {
         let sel = 1000;
         let mut b = stopped_on_guarded_pigeonhole(sel);
-        let easy = b.solve(&[-sel], &Budget::default()).unwrap();
+        let easy = b.solve(&[-sel], &Deadline::default()).unwrap();
         assert!(matches!(easy, SatAnswer::Sat(_)), "{easy:?}");
-        let again = b.solve(&[sel], &Budget::default()).unwrap();
+        let again = b.solve(&[sel], &Deadline::default()).unwrap();
         assert_eq!(again, SatAnswer::Interrupted(Interrupt::ConflictLimit));
         let counted = b.gate.as_ref().unwrap().conflicts.get();
         assert!(
@@ -468,11 +464,11 @@ mod tests {
         // A unit added after the interrupts is part of the formula of the next call.
         b.add_clause(&[-sel]);
         assert_eq!(
-            b.solve(&[sel], &Budget::default()).unwrap(),
+            b.solve(&[sel], &Deadline::default()).unwrap(),
             SatAnswer::Unsat
         );
         assert!(matches!(
-            b.solve(&[], &Budget::default()).unwrap(),
+            b.solve(&[], &Deadline::default()).unwrap(),
             SatAnswer::Sat(_)
         ));
         assert!(b.survives_interrupts());
@@ -485,7 +481,7 @@ mod tests {
         let mut b = stopped_on_guarded_pigeonhole(sel);
         b.add_clause(&[]);
         assert_eq!(
-            b.solve(&[-sel], &Budget::default()).unwrap(),
+            b.solve(&[-sel], &Deadline::default()).unwrap(),
             SatAnswer::Unsat
         );
     }
@@ -499,8 +495,8 @@ mod tests {
         b.expect_limits();
         guarded_pigeonhole(&mut b, 9, 8, sel);
         assert!(!b.survives_interrupts());
-        let spent = Budget {
-            deadline: Some(std::time::Instant::now()),
+        let spent = Deadline {
+            at: Some(std::time::Instant::now()),
             cancel: None,
         };
         let r = b.solve(&[sel], &spent).unwrap();

@@ -4,7 +4,7 @@ use std::io::BufRead;
 
 use super::super::formula::Clauses;
 use super::super::sink::ClauseSink;
-use super::super::{Budget, Interrupt};
+use super::super::{Deadline, Interrupt};
 use super::clauses::{ClauseDb, ALIVE, CORE};
 use super::error::{DratError, ProofFormat, ProofPosition};
 use super::index::DeletionIndex;
@@ -59,8 +59,8 @@ fn interrupted(lemmas: u64) -> impl Fn(Interrupt) -> DratError {
     move |interrupt| DratError::Interrupted { lemmas, interrupt }
 }
 
-fn spent(budget: &Budget) -> Result<(), Interrupt> {
-    budget.spent().map_or(Ok(()), Err)
+fn spent(budget: &Deadline) -> Result<(), Interrupt> {
+    budget.expired().map(Interrupt::from).map_or(Ok(()), Err)
 }
 
 impl DratChecker {
@@ -101,7 +101,7 @@ impl DratChecker {
     }
 
     /// Room for variables `1..=vars` in the per-variable arrays of a check.
-    fn grow(&mut self, vars: usize, budget: &Budget) -> Result<(), Interrupt> {
+    fn grow(&mut self, vars: usize, budget: &Deadline) -> Result<(), Interrupt> {
         let mut poll = || spent(budget);
         self.engine.grow(vars, &mut poll)?;
         resize_polled(&mut self.lit_marks, 2 * (vars + 1), 0, &mut poll)
@@ -226,7 +226,7 @@ impl DratChecker {
         num_vars: u32,
         clauses: &Clauses,
         proof: impl BufRead,
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<ProofCheck, DratError> {
         self.reset(num_vars);
         ClauseSink::reserve(self, clauses.len(), clauses.literals());
@@ -246,7 +246,7 @@ impl DratChecker {
     pub fn check_proof(
         &mut self,
         proof: impl BufRead,
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<ProofCheck, DratError> {
         if self.full.is_some() {
             return Err(DratError::TooLarge {
@@ -265,7 +265,7 @@ impl DratChecker {
         &mut self,
         proof: impl BufRead,
         buffer: &mut Vec<u8>,
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<ProofCheck, DratError> {
         let backward = self.mode == CheckMode::Backward;
         let mut counts = ProofCheck {
@@ -364,7 +364,7 @@ impl DratChecker {
     }
 
     /// Makes room for the variables of a proof step.
-    fn room(&mut self, lits: &[i32], budget: &Budget, lemmas: u64) -> Result<(), DratError> {
+    fn room(&mut self, lits: &[i32], budget: &Deadline, lemmas: u64) -> Result<(), DratError> {
         let Some(max) = lits.iter().map(|l| l.unsigned_abs() as usize).max() else {
             return Ok(());
         };
@@ -384,7 +384,7 @@ impl DratChecker {
     }
 
     /// The formula as loaded, watched and propagated.
-    fn prepare(&mut self, budget: &Budget) -> Result<(), Interrupt> {
+    fn prepare(&mut self, budget: &Deadline) -> Result<(), Interrupt> {
         let e = &mut self.engine;
         e.db.truncate(e.db.originals);
         for f in &mut e.db.flags {
@@ -419,7 +419,7 @@ impl DratChecker {
     }
 
     /// Propagates the top level after a step; the conflict, if the clauses now have one.
-    fn settle(&mut self, budget: &Budget) -> Result<Option<u32>, Interrupt> {
+    fn settle(&mut self, budget: &Deadline) -> Result<Option<u32>, Interrupt> {
         self.engine.watches.collect();
         if self.engine.conflict.is_some() {
             return Ok(self.engine.conflict);
@@ -428,7 +428,7 @@ impl DratChecker {
     }
 
     /// Applies the deletion of `self.clause`; false when it is ignored (a unit, or absent).
-    fn delete(&mut self, budget: &Budget, backward: bool) -> Result<bool, Interrupt> {
+    fn delete(&mut self, budget: &Deadline, backward: bool) -> Result<bool, Interrupt> {
         if self.clause.len() == 1 {
             return Ok(false);
         }
@@ -463,7 +463,7 @@ impl DratChecker {
     fn implied(
         &mut self,
         pivot: Lit,
-        budget: &Budget,
+        budget: &Deadline,
         counts: &mut ProofCheck,
     ) -> Result<bool, Interrupt> {
         if self.justify.rup(&mut self.engine, &self.clause, budget)? {
@@ -486,7 +486,7 @@ impl DratChecker {
         &mut self,
         conflict: u32,
         format: ProofFormat,
-        budget: &Budget,
+        budget: &Deadline,
         counts: &mut ProofCheck,
     ) -> Result<Result<(), DratError>, Interrupt> {
         self.justify.analyze = true;
@@ -526,7 +526,7 @@ impl DratChecker {
         step: u32,
         lemma: u64,
         format: ProofFormat,
-        budget: &Budget,
+        budget: &Deadline,
         counts: &mut ProofCheck,
     ) -> Result<Result<(), DratError>, Interrupt> {
         let e = &mut self.engine;

@@ -30,11 +30,13 @@ pub enum ProofFormat {
 }
 
 /// Why a proof does not prove the formula unsatisfiable.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum DratError {
     /// The file could not be read.
-    Io(io::Error),
+    #[error("{0}")]
+    Io(#[source] io::Error),
     /// The file is not a DRAT proof at this position.
+    #[error("{position}: {message}")]
     Syntax {
         position: ProofPosition,
         message: String,
@@ -42,61 +44,35 @@ pub enum DratError {
     /// Lemma number `lemma` (1-based, counting additions only) is neither RUP nor RAT on its
     /// first literal. `clause` holds its literals without repetitions, its first literal
     /// first.
+    #[error(
+        "{position}: lemma {lemma} `{}0` is neither RUP nor RAT on its first literal with respect to the clauses before it",
+        clause.iter().map(|l| format!("{l} ")).collect::<String>()
+    )]
     NotImplied {
         lemma: u64,
         position: ProofPosition,
         clause: Vec<i32>,
     },
     /// The proof ended, after `lemmas` lemmas, without unit propagation reaching a conflict.
+    #[error(
+        "the proof ends after {lemmas} lemmas without deriving the empty clause (unit propagation on the clauses left reaches no conflict)"
+    )]
     NoConflict { lemmas: u64 },
     /// The budget ran out after `lemmas` lemmas had been read.
+    #[error("the check stopped {} after {lemmas} lemmas", stopped(*interrupt))]
     Interrupted { lemmas: u64, interrupt: Interrupt },
     /// The formula or the proof exceeds what the checker can hold (the message says which
     /// limit).
+    #[error("{message}")]
     TooLarge { message: String },
 }
 
-impl fmt::Display for DratError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DratError::Io(e) => write!(f, "{e}"),
-            DratError::Syntax { position, message } => write!(f, "{position}: {message}"),
-            DratError::NotImplied {
-                lemma,
-                position,
-                clause,
-            } => {
-                let text: String = clause.iter().map(|l| format!("{l} ")).collect();
-                write!(
-                    f,
-                    "{position}: lemma {lemma} `{text}0` is neither RUP nor RAT on its first \
-                     literal with respect to the clauses before it"
-                )
-            }
-            DratError::NoConflict { lemmas } => write!(
-                f,
-                "the proof ends after {lemmas} lemmas without deriving the empty clause (unit \
-                 propagation on the clauses left reaches no conflict)"
-            ),
-            DratError::Interrupted { lemmas, interrupt } => {
-                let why = match interrupt {
-                    Interrupt::Time => "at the time limit",
-                    Interrupt::Cancelled => "on cancellation",
-                    Interrupt::ConflictLimit => "at the conflict limit",
-                    Interrupt::DecisionLimit => "at the decision limit",
-                };
-                write!(f, "the check stopped {why} after {lemmas} lemmas")
-            }
-            DratError::TooLarge { message } => write!(f, "{message}"),
-        }
-    }
-}
-
-impl std::error::Error for DratError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            DratError::Io(e) => Some(e),
-            _ => None,
-        }
+/// How an interrupted check stopped, for [`DratError::Interrupted`].
+fn stopped(interrupt: Interrupt) -> &'static str {
+    match interrupt {
+        Interrupt::Time => "at the time limit",
+        Interrupt::Cancelled => "on cancellation",
+        Interrupt::ConflictLimit => "at the conflict limit",
+        Interrupt::DecisionLimit => "at the decision limit",
     }
 }

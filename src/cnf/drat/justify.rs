@@ -7,7 +7,7 @@
 //! flagged [`JUSTIFIED`] until it leaves the trail, so the analyses of later checks stop at it
 //! instead of walking the same top-level reasons again.
 
-use super::super::{Budget, Interrupt};
+use super::super::{Deadline, Interrupt};
 use super::clauses::{ALIVE, CORE};
 use super::lit::{var, Lit, NONE};
 use super::propagate::Engine;
@@ -32,7 +32,7 @@ pub(super) struct Justify {
 }
 
 impl Justify {
-    fn propagate(&self, e: &mut Engine, budget: &Budget) -> Result<Option<Conflict>, Interrupt> {
+    fn propagate(&self, e: &mut Engine, budget: &Deadline) -> Result<Option<Conflict>, Interrupt> {
         let conflict = if self.core_first {
             e.propagate_core_first(budget)?
         } else {
@@ -47,7 +47,7 @@ impl Justify {
         &mut self,
         e: &mut Engine,
         id: u32,
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<(), Interrupt> {
         let top = e.trail.lits.len();
         self.mark(e, Conflict::Clause(id), top, budget)
@@ -74,7 +74,7 @@ impl Justify {
         &mut self,
         e: &mut Engine,
         lits: &[Lit],
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<bool, Interrupt> {
         let top = e.trail.lits.len();
         debug_assert!(e.conflict.is_some() || e.trail.settled());
@@ -103,7 +103,7 @@ impl Justify {
         e: &mut Engine,
         lemma: &[Lit],
         pivot: Lit,
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<bool, Interrupt> {
         let top = e.trail.lits.len();
         let result = self.rat_from(e, lemma, pivot, top, budget);
@@ -117,7 +117,7 @@ impl Justify {
         lemma: &[Lit],
         pivot: Lit,
         top: usize,
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<bool, Interrupt> {
         let conflict = match Self::assume(e, lemma, NONE) {
             Some(c) => Some(c),
@@ -177,7 +177,7 @@ impl Justify {
         e: &mut Engine,
         c: Conflict,
         top: usize,
-        budget: &Budget,
+        budget: &Deadline,
     ) -> Result<(), Interrupt> {
         if !self.analyze {
             return Ok(());
@@ -198,7 +198,7 @@ impl Justify {
         result
     }
 
-    fn walk(&mut self, e: &mut Engine, top: usize, budget: &Budget) -> Result<(), Interrupt> {
+    fn walk(&mut self, e: &mut Engine, top: usize, budget: &Deadline) -> Result<(), Interrupt> {
         while let Some(v) = self.stack.pop() {
             if e.trail.marks[v] & (SEEN | JUSTIFIED) != 0 {
                 continue;

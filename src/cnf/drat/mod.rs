@@ -82,8 +82,8 @@
 //! add_clause(&[i32]), add_clauses(&Clauses), ClauseSink (reserve, add_clause, add_pairwise)
 //! truncate(n)                        keep the first n formula clauses (a shared prefix)
 //! num_clauses()
-//! check_proof(impl BufRead, &Budget) -> Result<ProofCheck, DratError>   (repeatable)
-//! check(num_vars, &Clauses, impl BufRead, &Budget)   reset + add (budgeted) + check_proof
+//! check_proof(impl BufRead, &Deadline) -> Result<ProofCheck, DratError>   (repeatable)
+//! check(num_vars, &Clauses, impl BufRead, &Deadline)   reset + add (budgeted) + check_proof
 //! ```
 //!
 //! Clauses are stored flat (four bytes per literal, five per clause), watch lists share one
@@ -94,7 +94,7 @@
 use std::io::BufRead;
 
 use super::formula::Clauses;
-use super::Budget;
+use super::Deadline;
 #[cfg(test)]
 use super::Interrupt;
 
@@ -148,7 +148,7 @@ pub fn check_drat(
     num_vars: u32,
     clauses: &Clauses,
     proof: impl BufRead,
-    budget: &Budget,
+    budget: &Deadline,
 ) -> Result<ProofCheck, DratError> {
     DratChecker::with_mode(CheckMode::Forward).check(num_vars, clauses, proof, budget)
 }
@@ -168,7 +168,7 @@ mod tests {
 
     fn check(clauses: &[&[i32]], proof: &[u8]) -> Result<ProofCheck, DratError> {
         let (n, c) = formula(clauses);
-        check_drat(n, &c, proof, &Budget::default())
+        check_drat(n, &c, proof, &Deadline::default())
     }
 
     /// The pigeonhole formula: 3 pigeons, 2 holes; `p(i, j)` = pigeon i in hole j.
@@ -348,8 +348,8 @@ mod tests {
 
     #[test]
     fn a_spent_budget_stops_the_check() {
-        let budget = Budget {
-            deadline: Some(std::time::Instant::now()),
+        let budget = Deadline {
+            at: Some(std::time::Instant::now()),
             cancel: None,
         };
         let mut proof = String::new();

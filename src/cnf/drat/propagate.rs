@@ -22,7 +22,7 @@
 //! non-core clause only when the core clauses imply nothing more, so that the conflicts found
 //! use core clauses where they can and fewer lemmas become core.
 
-use super::super::{Budget, Interrupt};
+use super::super::{Deadline, Interrupt};
 use super::clauses::{ClauseDb, ALIVE, CORE};
 use super::lit::{var, Lit, NONE};
 use super::resize::resize_polled;
@@ -76,10 +76,10 @@ impl Engine {
 
     /// Reads the budget when enough work was done since the last time.
     #[inline]
-    pub fn poll(&mut self, budget: &Budget) -> Result<(), Interrupt> {
+    pub fn poll(&mut self, budget: &Deadline) -> Result<(), Interrupt> {
         if self.ticks >= self.next_poll {
             self.next_poll = self.ticks + POLL_TICKS;
-            if let Some(why) = budget.spent() {
+            if let Some(why) = budget.expired().map(Interrupt::from) {
                 return Err(why);
             }
         }
@@ -304,7 +304,7 @@ impl Engine {
 
     /// Unit propagation over every clause from the trail's heads; the conflict clause, if
     /// any.
-    pub fn propagate(&mut self, budget: &Budget) -> Result<Option<u32>, Interrupt> {
+    pub fn propagate(&mut self, budget: &Deadline) -> Result<Option<u32>, Interrupt> {
         while self.trail.all < self.trail.lits.len() {
             let f = self.trail.lits[self.trail.all] ^ 1;
             if let Scan::Conflict(id) = self.scan::<ALL>(f, 0) {
@@ -319,7 +319,7 @@ impl Engine {
     }
 
     /// Core-first unit propagation (see the module doc); the conflict clause, if any.
-    pub fn propagate_core_first(&mut self, budget: &Budget) -> Result<Option<u32>, Interrupt> {
+    pub fn propagate_core_first(&mut self, budget: &Deadline) -> Result<Option<u32>, Interrupt> {
         loop {
             while self.trail.core < self.trail.lits.len() {
                 let f = self.trail.lits[self.trail.core] ^ 1;
@@ -496,7 +496,7 @@ mod tests {
         e.retract(3);
         assert_eq!(e.trail.value(from_dimacs(2)), 1);
         assert_eq!(e.trail.reason[2], 0);
-        assert_eq!(e.propagate(&Budget::default()), Ok(None));
+        assert_eq!(e.propagate(&Deadline::default()), Ok(None));
         // The unit clause (4), attached while 4 is true by (-1 4), sets it back when (-1 4)
         // goes.
         let mut e = engine(&[&[-1, 4], &[4]]);

@@ -17,7 +17,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::super::Budget;
+use super::super::Deadline;
 use super::scenarios::binary;
 use super::*;
 
@@ -301,7 +301,7 @@ fn compare(seed: u64, cases: usize, max_vars: u32) {
             for c in &formula {
                 checker.add_clause(c);
             }
-            results.push(checker.check_proof(&bytes[..], &Budget::default()));
+            results.push(checker.check_proof(&bytes[..], &Deadline::default()));
         }
         let (f, b) = (&results[0], &results[1]);
         assert_eq!(verdict(f), checked.verdict, "forward, {}", what());

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::super::{Budget, Interrupt};
+use super::super::{Deadline, Interrupt};
 use super::*;
 
 const MODES: [CheckMode; 2] = [CheckMode::Forward, CheckMode::Backward];
@@ -16,7 +16,7 @@ fn run(mode: CheckMode, clauses: &[&[i32]], proof: &[u8]) -> Result<ProofCheck, 
     for c in clauses {
         checker.add_clause(c);
     }
-    checker.check_proof(proof, &Budget::default())
+    checker.check_proof(proof, &Deadline::default())
 }
 
 fn not_implied(result: Result<ProofCheck, DratError>) -> (u64, ProofPosition, Vec<i32>) {
@@ -219,12 +219,12 @@ fn one_checker_serves_many_formulas_and_proofs() {
         }
         assert_eq!(checker.num_clauses(), 8);
         let got = checker
-            .check_proof(&b"-1 0\nd -1 2 4 0\n2 0\n0\n"[..], &Budget::default())
+            .check_proof(&b"-1 0\nd -1 2 4 0\n2 0\n0\n"[..], &Deadline::default())
             .unwrap();
         assert_eq!((got.refuted_at, got.rat_lemmas), (2, 1), "round {round}");
         // The same formula against another proof: the first one's lemmas are gone.
         let err = checker
-            .check_proof(&b"2 0\n"[..], &Budget::default())
+            .check_proof(&b"2 0\n"[..], &Deadline::default())
             .unwrap_err();
         assert!(
             matches!(err, DratError::NoConflict { lemmas: 1 }),
@@ -234,12 +234,12 @@ fn one_checker_serves_many_formulas_and_proofs() {
         checker.add_clause(&[-2]);
         checker.add_clause(&[1]);
         checker.add_clause(&[3]);
-        let got = checker.check_proof(&b""[..], &Budget::default()).unwrap();
+        let got = checker.check_proof(&b""[..], &Deadline::default()).unwrap();
         assert_eq!(got.refuted_at, 0);
         // A satisfiable formula after an unsatisfiable one.
         checker.reset(2);
         checker.add_clause(&[1, 2]);
-        let err = checker.check_proof(&b"1 0\n"[..], &Budget::default());
+        let err = checker.check_proof(&b"1 0\n"[..], &Deadline::default());
         assert!(matches!(err, Err(DratError::NoConflict { .. })), "{err:?}");
         checker.set_mode(if round == 0 {
             CheckMode::Backward
@@ -271,8 +271,8 @@ fn a_formula_shared_up_to_a_point_is_loaded_once() {
                 fresh.add_clause(c);
             }
             let (a, b) = (
-                shared.check_proof(&proof[..], &Budget::default()),
-                fresh.check_proof(&proof[..], &Budget::default()),
+                shared.check_proof(&proof[..], &Deadline::default()),
+                fresh.check_proof(&proof[..], &Deadline::default()),
             );
             assert_eq!(
                 format!("{a:?}"),
@@ -284,7 +284,7 @@ fn a_formula_shared_up_to_a_point_is_loaded_once() {
     shared.truncate(100);
     assert_eq!(shared.num_clauses(), 8);
     shared.truncate(0);
-    let err = shared.check_proof(&b"1 0\n"[..], &Budget::default());
+    let err = shared.check_proof(&b"1 0\n"[..], &Deadline::default());
     assert!(matches!(err, Err(DratError::NoConflict { .. })), "{err:?}");
 }
 
@@ -303,7 +303,7 @@ fn an_encoder_writes_the_formula_straight_into_the_checker() {
     sink.add_clause(&[1, 3]);
     assert_eq!(checker.num_clauses(), 6);
     let got = checker
-        .check_proof(&b"-2 0\n"[..], &Budget::default())
+        .check_proof(&b"-2 0\n"[..], &Deadline::default())
         .unwrap();
     assert_eq!(got.refuted_at, 1);
 }
@@ -339,12 +339,12 @@ fn load(checker: &mut DratChecker, f: &[Vec<i32>]) {
 
 #[test]
 fn a_spent_budget_stops_every_pass() {
-    let now = Budget {
-        deadline: Some(Instant::now()),
+    let now = Deadline {
+        at: Some(Instant::now()),
         cancel: None,
     };
-    let cancelled = Budget {
-        deadline: None,
+    let cancelled = Deadline {
+        at: None,
         cancel: Some(Arc::new(AtomicBool::new(true))),
     };
     let long = chain(50_000);
@@ -393,12 +393,12 @@ fn a_spent_budget_stops_every_pass() {
         );
         // And without a budget the same proofs check.
         let got = checker
-            .check_proof(proof.as_bytes(), &Budget::default())
+            .check_proof(proof.as_bytes(), &Deadline::default())
             .unwrap();
         assert_eq!(got.refuted_at, 301);
         load(&mut checker, &long);
         let got = checker
-            .check_proof(&b"1 0\n"[..], &Budget::default())
+            .check_proof(&b"1 0\n"[..], &Deadline::default())
             .unwrap();
         assert_eq!(got.refuted_at, 1);
     }
@@ -434,8 +434,8 @@ fn a_deadline_is_kept_closely_on_a_long_check() {
                     checker.add_clauses(&c);
                 }
                 let start = Instant::now();
-                let budget = Budget {
-                    deadline: Some(start + limit),
+                let budget = Deadline {
+                    at: Some(start + limit),
                     cancel: None,
                 };
                 let result = if loaded {

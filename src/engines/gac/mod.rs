@@ -71,7 +71,9 @@ mod domains;
 
 use self::alldiff::{AllDiff, ValueSets};
 use self::domains::{Change, Domains};
-use super::{Engine, EngineInfo, EngineOptions, Limits, Outcome, Search, Sides};
+use super::{
+    Engine, EngineError, EngineInfo, EngineOptions, Limits, OptionError, Outcome, Search, Sides,
+};
 use crate::puzzle::{Geometry, Puzzle};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -124,15 +126,19 @@ enum Restarts {
     Geometric,
 }
 
-fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
+fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
     options.allow_only("gac", &["branch", "restarts", "seed", "unit"])?;
     let branch = match options.get("branch") {
         None | Some("dom") => Branch::Dom,
         Some("domwdeg") => Branch::DomWdeg,
         Some(v) => {
-            return Err(format!(
-                "engine gac: branch must be dom or domwdeg, not {v:?}"
-            ))
+            return Err(OptionError::BadValue {
+                context: "engine gac: ",
+                key: "branch",
+                expected: "dom or domwdeg",
+                value: v.to_string(),
+            }
+            .into())
         }
     };
     let restarts = match options.get("restarts") {
@@ -140,25 +146,36 @@ fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, String> {
         Some("luby") => Restarts::Luby,
         Some("geometric") => Restarts::Geometric,
         Some(v) => {
-            return Err(format!(
-                "engine gac: restarts must be none, luby or geometric, not {v:?}"
-            ))
+            return Err(OptionError::BadValue {
+                context: "engine gac: ",
+                key: "restarts",
+                expected: "none, luby or geometric",
+                value: v.to_string(),
+            }
+            .into())
         }
     };
     let seed = match options.get("seed") {
         None => 0,
-        Some(v) => v
-            .parse()
-            .map_err(|_| format!("engine gac: seed must be a whole number, not {v:?}"))?,
+        Some(v) => v.parse().map_err(|_| OptionError::BadValue {
+            context: "engine gac: ",
+            key: "seed",
+            expected: "a whole number",
+            value: v.to_string(),
+        })?,
     };
     let unit = match options.get("unit") {
         None => 64,
         Some(v) => match v.parse() {
             Ok(u) if u >= 1 => u,
             _ => {
-                return Err(format!(
-                    "engine gac: unit must be a whole number >= 1, not {v:?}"
-                ))
+                return Err(OptionError::BadValue {
+                    context: "engine gac: ",
+                    key: "unit",
+                    expected: "a whole number >= 1",
+                    value: v.to_string(),
+                }
+                .into())
             }
         },
     };
@@ -825,7 +842,7 @@ mod tests {
             ("gac:depth=3", "depth"),
         ] {
             let e = spec.parse::<EngineSpec>().unwrap().make().err().unwrap();
-            assert!(e.contains(word), "{spec}: {e}");
+            assert!(e.to_string().contains(word), "{spec}: {e}");
         }
     }
 }

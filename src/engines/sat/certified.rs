@@ -12,7 +12,7 @@
 
 use super::super::{Limits, Outcome, Search, Status, Stop};
 use crate::certify::{Claim, ClaimChecker, ProveError, Prover, Verdict};
-use crate::cnf::{Budget, CnfOptions, Interrupt};
+use crate::cnf::{CnfOptions, Interrupt};
 use crate::puzzle::Puzzle;
 use crate::timing::Stopwatch;
 use std::io::BufRead;
@@ -27,10 +27,7 @@ pub(super) fn solve(
     mut search: Search,
     start: Instant,
 ) -> Outcome {
-    let budget = Budget {
-        deadline: limits.time_limit.map(|t| start + t),
-        cancel: limits.cancel.clone(),
-    };
+    let budget = limits.deadline_from(start);
     let cert = match prover.certify(puzzle, cnf, &budget) {
         Ok(c) => c,
         Err(ProveError::TooLarge { literals, bound }) => {
@@ -95,10 +92,7 @@ pub(super) fn solve(
         form: cert.form,
         minimality: None,
     };
-    let check_budget = Budget {
-        deadline: limits.time_limit.map(|t| Instant::now() + t),
-        cancel: limits.cancel.clone(),
-    };
+    let check_budget = limits.deadline_from(Instant::now());
     let mut reader = cert.proof.as_deref();
     let checked = checker.check(
         &claim,

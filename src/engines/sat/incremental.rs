@@ -34,9 +34,9 @@ use super::{
     Search, Stop,
 };
 use crate::cnf::{
-    decode, encode_into, make_backend, propagate_singles, BackendStats, Budget, CnfInfo,
-    CnfOptions, EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated, SatAnswer, SatBackend,
-    Scratch, SizeStats, Teardown,
+    decode, encode_into, make_backend, propagate_singles, BackendError, BackendStats, CnfInfo,
+    CnfOptions, Deadline, EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated, SatAnswer,
+    SatBackend, Scratch, SizeStats, Teardown,
 };
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
@@ -152,8 +152,8 @@ impl Reused {
         limits_expected: bool,
         fallback: Option<u64>,
         scratch: &mut Scratch,
-        budget: &Budget,
-    ) -> Result<Result<Self, Interrupt>, String> {
+        budget: &Deadline,
+    ) -> Result<Result<Self, Interrupt>, BackendError> {
         let t = Instant::now();
         let empty = Puzzle::empty(puzzle.shared_geometry().clone());
         let opts = CnfOptions {
@@ -168,7 +168,7 @@ impl Reused {
         let limits = EncodeLimits {
             max_literals: None,
             budget: budget.clone(),
-            teardown: budget.deadline.map(|_| Teardown {
+            teardown: budget.at.map(|_| Teardown {
                 ns_per_clause: b.teardown_ns_per_clause(),
                 watch: crate::timing::Stopwatch::start(),
             }),
@@ -260,11 +260,8 @@ pub fn solve(
     scratch: &mut Scratch,
     idle: BackendStats,
 ) -> Ended {
-    let limits_expected = limits.time_limit.is_some() || limits.cancel.is_some();
-    let budget = Budget {
-        deadline: limits.time_limit.map(|t| start + t),
-        cancel: limits.cancel.clone(),
-    };
+    let budget = limits.deadline_from(start);
+    let limits_expected = budget.is_set();
     let mut removed: Vec<(u32, u16)> = Vec::new();
     let decided =
         match propagate_singles(puzzle, scratch, &budget, mode.deductions.for_puzzle(puzzle)) {
@@ -313,7 +310,7 @@ pub fn solve(
             }
             Err(e) => {
                 return Ended {
-                    error: Some(e),
+                    error: Some(e.to_string()),
                     ..Ended::default()
                 }
             }
@@ -358,8 +355,8 @@ pub fn solve(
     assumptions.push(a);
     // The search ends early enough to free the solver in time if the deadline is reached
     // (it is dropped after an interrupt).
-    let budget = Budget {
-        deadline: budget.deadline.map(|d| {
+    let budget = Deadline {
+        at: budget.at.map(|d| {
             Teardown {
                 ns_per_clause: r.backend.teardown_ns_per_clause(),
                 watch: crate::timing::Stopwatch::start(),
@@ -383,7 +380,7 @@ pub fn solve(
         ended.calls += 1;
         match r.backend.solve(&assumptions, &budget) {
             Err(e) => {
-                ended.error = Some(e);
+                ended.error = Some(e.to_string());
                 break;
             }
             Ok(SatAnswer::Unsat) => break,

@@ -199,6 +199,22 @@ pub enum OutputFormat {
     Puzzlekit,
 }
 
+/// Why a list of symbols is not an alphabet ([`Alphabet::new`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AlphabetError {
+    #[error("the alphabet is empty")]
+    Empty,
+    #[error("the alphabet has {symbols} symbols, at most {MAX_SIDE} are allowed")]
+    TooLong { symbols: usize },
+    #[error(
+        "the alphabet may not contain {0:?} (reserved: '.', '#', ',', whitespace, control characters)"
+    )]
+    Reserved(char),
+    #[error("the alphabet lists {0:?} twice")]
+    Twice(char),
+}
+
 /// Symbols of digits `1..=N` in the line format and in symbolic grid tokens.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Alphabet {
@@ -238,28 +254,23 @@ impl Alphabet {
     /// characters. `0` is allowed (hex style `0123456789ABCDEF`: `0` is then the digit 1 and
     /// only `.` means empty). ASCII letters are also read in the other case unless the
     /// alphabet holds both cases.
-    pub fn new(symbols: &str) -> Result<Self, String> {
+    pub fn new(symbols: &str) -> Result<Self, AlphabetError> {
         let chars: Vec<char> = symbols.chars().collect();
         if chars.is_empty() {
-            return Err("the alphabet is empty".to_string());
+            return Err(AlphabetError::Empty);
         }
         if chars.len() > MAX_SIDE {
-            return Err(format!(
-                "the alphabet has {} symbols, at most {MAX_SIDE} are allowed",
-                chars.len()
-            ));
+            return Err(AlphabetError::TooLong {
+                symbols: chars.len(),
+            });
         }
         let mut seen = std::collections::HashSet::new();
         for &c in &chars {
             if c == '.' || c == '#' || c == ',' || c.is_whitespace() || c.is_control() {
-                return Err(format!(
-                    "the alphabet may not contain {:?} (reserved: '.', '#', ',', whitespace, \
-                     control characters)",
-                    c
-                ));
+                return Err(AlphabetError::Reserved(c));
             }
             if !seen.insert(c) {
-                return Err(format!("the alphabet lists {c:?} twice"));
+                return Err(AlphabetError::Twice(c));
             }
         }
         Ok(Self::build(chars))
@@ -393,16 +404,19 @@ pub enum RowsEnd {
 
 /// What went wrong while reading, in the style of the `csv` crate's error kinds. The position
 /// is in the enclosing [`ParseError`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
     /// puzzlekit JSON: the text is not the JSON expected (serde_json's message). At the
     /// position serde_json gives.
+    #[error("puzzlekit JSON: {message}")]
     Json { message: String },
     /// puzzlekit JSON: puzzle `entry`'s problem is malformed. At the entry's id.
+    #[error("puzzle {entry}: {message}")]
     Puzzlekit { entry: String, message: String },
     /// The file could not be read (missing, unreadable, a directory). Reported at line 0,
     /// column 0: there is no position in a file that could not be read.
+    #[error("cannot read: {message}")]
     Io {
         /// The I/O error's kind (for exit codes).
         kind: std::io::ErrorKind,
@@ -411,37 +425,48 @@ pub enum ParseErrorKind {
     },
     /// The input is not UTF-8 text. At the first invalid byte (the column counts the valid
     /// characters before it, plus one).
+    #[error("invalid UTF-8: expected text, found a byte that is not UTF-8")]
     InvalidUtf8,
     /// The input holds a NUL byte: it is binary data, not text. At the first NUL.
+    #[error("expected text, found a NUL byte (binary data?)")]
     NulByte,
     /// The input holds no puzzle (empty, or only blank and comment lines). At the end of the
     /// input.
+    #[error("no puzzle found")]
     NoPuzzle,
     /// Line format: the puzzle has `length` symbols, which is not `N*N` with
     /// `1 <= N <= MAX_SIDE`. At the puzzle's first symbol.
+    #[error("{}", bad_length(*length))]
     BadLength {
         /// Number of symbols found.
         length: usize,
     },
     /// The side `N` is above [`MAX_SIDE`]. At the puzzle (line format) or the first row (grid
     /// format).
+    #[error("the puzzle's side would be {side}, above the maximum {MAX_SIDE}")]
     SideTooLarge {
         /// The side the input implies.
         side: usize,
     },
     /// A character that is neither a symbol of the alphabet nor an empty mark. At the symbol.
+    #[error("expected a digit symbol or '.', found {symbol:?}, which is not in the alphabet")]
     UnknownSymbol {
         /// The character found.
         symbol: char,
     },
     /// Grid format: a token that is neither a number, a symbol of the alphabet nor an empty
     /// mark (`.`, `-`, `0`). At the token.
+    #[error(
+        "expected a number, a symbol or an empty mark ('.', '-', '0'), found `{}`",
+        shorten(token)
+    )]
     BadToken {
         /// The token found.
         token: String,
     },
     /// A number or symbol naming a digit above the side `N` (`A` = 10 in a 9x9 puzzle, `17`
     /// in a 16x16 one). At the token or symbol.
+    #[error("{}", digit_above_side(token, *digit, *side))]
     DigitAboveSide {
         /// The number or symbol as written.
         token: String,
@@ -452,6 +477,7 @@ pub enum ParseErrorKind {
     },
     /// Grid format: a row (of givens or of a region layout) with the wrong number of cells.
     /// At the first extra cell, or just past the end of a short row.
+    #[error("expected a row of {expected} cells (like the puzzle's first row), found {found}")]
     RaggedRow {
         /// `N`, the number of cells of the puzzle's first row.
         expected: usize,
@@ -460,6 +486,11 @@ pub enum ParseErrorKind {
     },
     /// Grid format: the puzzle (or its region layout) ended before its `N` rows. At the line
     /// where the next row was expected.
+    #[error(
+        "expected {expected} rows, the {} has only {found}: found {}",
+        if *layout { "region layout" } else { "puzzle" },
+        rows_end(ended_by)
+    )]
     MissingRows {
         /// `N`.
         expected: usize,
@@ -472,12 +503,17 @@ pub enum ParseErrorKind {
     },
     /// Grid format: a header line (`Grid 01`, or a size line `9 9`) with no puzzle after it.
     /// At the end of the input.
+    #[error(
+        "expected a puzzle after the header `{}`, found the end of the input",
+        shorten(header)
+    )]
     HeaderWithoutPuzzle {
         /// The header line.
         header: String,
     },
     /// Grid format: a size line `R C` with `R != C`; only square grids are supported. At the
     /// size line.
+    #[error("expected a square grid, found a size line {rows} x {cols}")]
     NotSquare {
         /// `R`.
         rows: usize,
@@ -486,6 +522,9 @@ pub enum ParseErrorKind {
     },
     /// The box shape `rows x cols` (from [`ReadOptions::box_shape`]) does not tile the puzzle
     /// of side `side`. At the puzzle.
+    #[error(
+        "box {rows}x{cols} does not tile a {side}x{side} puzzle (rows * columns must equal {side})"
+    )]
     BoxShape {
         /// Rows of a box.
         rows: usize,
@@ -495,12 +534,18 @@ pub enum ParseErrorKind {
         side: usize,
     },
     /// Jigsaw, line form: no region layout after the givens. Just past the end of the line.
+    #[error(
+        "expected a region layout of {expected} symbols after the givens, found the end of the line"
+    )]
     MissingLayout {
         /// `N*N`, the symbols the layout should have.
         expected: usize,
     },
     /// Jigsaw, line form: the region layout has a different length from the givens. At the
     /// layout.
+    #[error(
+        "expected a region layout of {expected} symbols (as many as the givens), found {found}"
+    )]
     LayoutLength {
         /// `N*N`.
         expected: usize,
@@ -509,6 +554,7 @@ pub enum ParseErrorKind {
     },
     /// Jigsaw: the layout names `found` distinct regions instead of `N`. At the layout (its
     /// first symbol).
+    #[error("expected a region layout naming {expected} regions, found {found}")]
     RegionCount {
         /// `N`.
         expected: usize,
@@ -517,8 +563,15 @@ pub enum ParseErrorKind {
     },
     /// Jigsaw: a region named `.`, which marks an empty cell of the givens (and would make a
     /// layout of givens undetectable). At the `.`.
+    #[error(
+        "expected a region name, found `.`, which marks an empty cell: name the regions with other symbols"
+    )]
     DotRegion,
     /// Jigsaw: a region does not have `N` cells. At the layout (its first symbol).
+    #[error(
+        "expected regions of {expected} cells, found region `{}` with {size}",
+        shorten(region)
+    )]
     RegionSize {
         /// The region's symbol or token.
         region: String,
@@ -529,10 +582,13 @@ pub enum ParseErrorKind {
     },
     /// The puzzle model rejected the geometry. The checks above make this unreachable in
     /// practice; it exists so that reading never panics.
+    #[error("{0}")]
     Geometry(GeometryError),
     /// The puzzle model rejected the givens. Unreachable in practice, as above.
+    #[error("{0}")]
     Grid(GridError),
     /// Killer text format: the line is not what the format has there. At the token.
+    #[error("expected {expected}, found {found}")]
     Killer {
         /// What the format expects there.
         expected: String,
@@ -541,138 +597,47 @@ pub enum ParseErrorKind {
     },
     /// Killer text format: a cage the model refuses (disconnected, too large, unreachable
     /// sum). At the cage's sum in `sums`.
+    #[error("{0}")]
     Cage(crate::puzzle::CageError),
 }
 
-impl fmt::Display for ParseErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use ParseErrorKind::*;
-        match self {
-            Json { message } => write!(f, "puzzlekit JSON: {message}"),
-            Puzzlekit { entry, message } => write!(f, "puzzle {entry}: {message}"),
-            Io { message, .. } => write!(f, "cannot read: {message}"),
-            InvalidUtf8 => write!(
-                f,
-                "invalid UTF-8: expected text, found a byte that is not UTF-8"
-            ),
-            NulByte => write!(f, "expected text, found a NUL byte (binary data?)"),
-            NoPuzzle => write!(f, "no puzzle found"),
-            BadLength { length } => {
-                // The square nearest to what was found is most likely what was meant (81 for
-                // a 9x9 puzzle with a symbol lost or doubled); the other neighbour is named too.
-                let below = text::isqrt(*length).clamp(1, MAX_SIDE);
-                let above = (below + 1).min(MAX_SIDE);
-                let (near, other) =
-                    if length.abs_diff(below * below) <= length.abs_diff(above * above) {
-                        (below, above)
-                    } else {
-                        (above, below)
-                    };
-                write!(
-                    f,
-                    "expected {} symbols (a {near}x{near} puzzle on one line; a line puzzle has \
-                     N*N symbols, e.g. {} for {other}x{other}), found {length}",
-                    near * near,
-                    other * other
-                )
-            }
-            SideTooLarge { side } => write!(
-                f,
-                "the puzzle's side would be {side}, above the maximum {MAX_SIDE}"
-            ),
-            UnknownSymbol { symbol } => write!(
-                f,
-                "expected a digit symbol or '.', found {symbol:?}, which is not in the alphabet"
-            ),
-            BadToken { token } => write!(
-                f,
-                "expected a number, a symbol or an empty mark ('.', '-', '0'), found `{}`",
-                shorten(token)
-            ),
-            DigitAboveSide { token, digit, side } => {
-                if token.bytes().all(|b| b.is_ascii_digit()) {
-                    write!(
-                        f,
-                        "expected a digit 1..={side}, found {}, above the side {side}",
-                        shorten(token)
-                    )
-                } else {
-                    write!(
-                        f,
-                        "expected a digit 1..={side}, found `{token}` = {digit}, above the \
-                         side {side}"
-                    )
-                }
-            }
-            RaggedRow { expected, found } => write!(
-                f,
-                "expected a row of {expected} cells (like the puzzle's first row), found \
-                 {found}"
-            ),
-            MissingRows {
-                expected,
-                found,
-                layout,
-                ended_by,
-            } => {
-                let what = if *layout { "region layout" } else { "puzzle" };
-                write!(
-                    f,
-                    "expected {expected} rows, the {what} has only {found}: found "
-                )?;
-                match ended_by {
-                    RowsEnd::EndOfInput => write!(f, "the end of the input"),
-                    RowsEnd::BlankLine => write!(f, "a blank line"),
-                    RowsEnd::Header(h) => write!(f, "the header `{}`", shorten(h)),
-                }
-            }
-            HeaderWithoutPuzzle { header } => write!(
-                f,
-                "expected a puzzle after the header `{}`, found the end of the input",
-                shorten(header)
-            ),
-            NotSquare { rows, cols } => write!(
-                f,
-                "expected a square grid, found a size line {rows} x {cols}"
-            ),
-            BoxShape { rows, cols, side } => write!(
-                f,
-                "box {rows}x{cols} does not tile a {side}x{side} puzzle (rows * columns must \
-                 equal {side})"
-            ),
-            MissingLayout { expected } => write!(
-                f,
-                "expected a region layout of {expected} symbols after the givens, found the \
-                 end of the line"
-            ),
-            LayoutLength { expected, found } => write!(
-                f,
-                "expected a region layout of {expected} symbols (as many as the givens), \
-                 found {found}"
-            ),
-            RegionCount { expected, found } => write!(
-                f,
-                "expected a region layout naming {expected} regions, found {found}"
-            ),
-            DotRegion => write!(
-                f,
-                "expected a region name, found `.`, which marks an empty cell: name the regions \
-                 with other symbols"
-            ),
-            RegionSize {
-                region,
-                size,
-                expected,
-            } => write!(
-                f,
-                "expected regions of {expected} cells, found region `{}` with {size}",
-                shorten(region)
-            ),
-            Geometry(e) => write!(f, "{e}"),
-            Grid(e) => write!(f, "{e}"),
-            Killer { expected, found } => write!(f, "expected {expected}, found {found}"),
-            Cage(e) => write!(f, "{e}"),
-        }
+/// [`ParseErrorKind::BadLength`]: the square nearest to what was found is most likely what
+/// was meant (81 for a 9x9 puzzle with a symbol lost or doubled); the other neighbour is named
+/// too.
+fn bad_length(length: usize) -> String {
+    let below = text::isqrt(length).clamp(1, MAX_SIDE);
+    let above = (below + 1).min(MAX_SIDE);
+    let (near, other) = if length.abs_diff(below * below) <= length.abs_diff(above * above) {
+        (below, above)
+    } else {
+        (above, below)
+    };
+    format!(
+        "expected {} symbols (a {near}x{near} puzzle on one line; a line puzzle has N*N \
+         symbols, e.g. {} for {other}x{other}), found {length}",
+        near * near,
+        other * other
+    )
+}
+
+/// [`ParseErrorKind::DigitAboveSide`]: a number as written, a symbol with the digit it names.
+fn digit_above_side(token: &str, digit: u64, side: usize) -> String {
+    if token.bytes().all(|b| b.is_ascii_digit()) {
+        format!(
+            "expected a digit 1..={side}, found {}, above the side {side}",
+            shorten(token)
+        )
+    } else {
+        format!("expected a digit 1..={side}, found `{token}` = {digit}, above the side {side}")
+    }
+}
+
+/// [`ParseErrorKind::MissingRows`]: what came instead of the next row.
+fn rows_end(ended_by: &RowsEnd) -> String {
+    match ended_by {
+        RowsEnd::EndOfInput => "the end of the input".to_string(),
+        RowsEnd::BlankLine => "a blank line".to_string(),
+        RowsEnd::Header(h) => format!("the header `{}`", shorten(h)),
     }
 }
 
@@ -688,25 +653,14 @@ fn shorten(s: &str) -> String {
 ///
 /// `line` and `column` are 1-based; the column counts characters. Both are 0 for
 /// [`ParseErrorKind::Io`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {kind}")]
 pub struct ParseError {
     pub file: String,
     pub line: usize,
     pub column: usize,
     pub kind: ParseErrorKind,
 }
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file, self.line, self.column, self.kind
-        )
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 /// Detects the format of a text with the default alphabet (see the module doc).
 pub fn detect_format(text: &str) -> Format {
