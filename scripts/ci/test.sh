@@ -47,6 +47,9 @@ fi
 
 cargo test --release --locked
 
+# The API documentation builds without a warning (broken or private intra-doc links).
+RUSTDOCFLAGS="-D warnings" cargo doc --release --locked --no-deps --quiet
+
 # The library examples: `cargo test` builds them; each also runs here (and checks its own
 # answer), in a scratch directory so that what one writes stays out of the repository.
 root=$(pwd)

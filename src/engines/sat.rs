@@ -12,11 +12,11 @@
 //! in as they are made); solving is `solve`. For external solvers `solve` is this thread's CPU only (writing the file, waiting);
 //! the solver's own CPU time is the counter `solver_cpu_us`. A portfolio's members run on
 //! threads of their own: their CPU is added, loading to `build` and the rest to `solve`
-//! ([`solver_counters`]).
+//! (`solver_counters`).
 //!
 //! Propagation first: with `reduced` (the default) singles, locked candidates and probing run
 //! before a backend is made, and a puzzle they fill (its only solution) or refute (`unsat`) is answered without a
-//! backend or a solve call, as incremental mode does it ([`answered_by_propagation`], shared);
+//! backend or a solve call, as incremental mode does it (`answered_by_propagation`, shared);
 //! its time is all `build`.
 //!
 //! Limits: `max_solutions` as everywhere. `time_limit` and `cancel` are read by the encoder

@@ -11,7 +11,7 @@
 //! hit a limit are drawn (`unsupported`/`error` runs are counted, not drawn); time and count
 //! axes are logarithmic, with zeros drawn at a stated floor; a configuration keeps its colour
 //! (Okabe-Ito palette) across the charts of one input. Text is drawn with a font embedded in
-//! the binary ([`font`]), so no system font is needed.
+//! the binary (`font`), so no system font is needed.
 
 mod axis;
 mod charts;

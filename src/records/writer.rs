@@ -299,7 +299,7 @@ const DIGIT_PAIRS: &[u8; 200] = b"\
       0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
       5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
-/// [`push_field`] into bytes: one CSV field, quoted when it needs to be (no comma after it).
+/// `push_field` into bytes: one CSV field, quoted when it needs to be (no comma after it).
 pub fn push_field_bytes(out: &mut Vec<u8>, field: &str) {
     if needs_quotes(field) {
         out.push(b'"');

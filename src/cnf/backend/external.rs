@@ -415,7 +415,7 @@ impl SatBackend for External {
         self.conflict_limit = limit;
     }
 
-    /// Applied where the solver's option is known ([`External::limit_args`]); the decisions
+    /// Applied where the solver's option is known (`External::limit_args`); the decisions
     /// it prints are then the count the sat engine subtracts from the next call's cap.
     fn set_decision_limit(&mut self, limit: Option<u64>) -> bool {
         self.decision_limit = limit.filter(|_| self.family().is_some());
