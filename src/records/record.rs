@@ -17,7 +17,7 @@
 //! | `experiment` | the experiment's `name` |
 //! | `dataset` | the dataset's `name` (default: the file stem) |
 //! | `puzzle_index` | 1-based position of the puzzle in its dataset file |
-//! | `puzzle` | the puzzle in line form (jigsaw: givens, a space, the regions), or `fnv:` and a 64-bit FNV-1a hash of its text when that form is longer than [`PUZZLE_TEXT_MAX`] |
+//! | `puzzle` | the puzzle in line form (jigsaw: givens, a space, the regions), or `fnv:` and a 64-bit FNV-1a hash of its text when that form is longer than [`PUZZLE_TEXT_MAX`]; a puzzle with cages always by the hash of its killer text form |
 //! | `size`, `box`, `variant`, `clues` | side N, box shape `RxC` (empty for jigsaw), `classic`/`jigsaw`/`x`/`jigsaw-x`, number of givens |
 //! | `config` | the engine configuration's label (default: `engine_options` form, e.g. `sat:encoding=minimal`) |
 //! | `engine`, `engine_options` | engine name; its options `k=v;k=v` as configured |
@@ -490,10 +490,17 @@ pub(super) fn sat_columns(spec: Option<&EngineSpec>) -> (String, String, String,
 
 /// The `puzzle` column of a puzzle: its line form, or `fnv:` plus the 16 hex digits of the
 /// 64-bit FNV-1a hash of that text when it is longer than [`PUZZLE_TEXT_MAX`] (or is not a
-/// single line). The hash is stable across runs, machines and versions of sudolab as long as
-/// the line/grid writer is.
+/// single line). A puzzle with cages is always hashed, over its killer text form (givens,
+/// regions, cages and sums): the line form holds the givens alone, which most killers do
+/// not have. The hash is stable across runs, machines and versions of sudolab as long as
+/// the writers are.
 pub fn puzzle_text(puzzle: &Puzzle) -> String {
-    let text = write_puzzle(puzzle, OutputFormat::Line, None);
+    let form = if puzzle.has_cages() {
+        OutputFormat::Killer
+    } else {
+        OutputFormat::Line
+    };
+    let text = write_puzzle(puzzle, form, None);
     if text.len() <= PUZZLE_TEXT_MAX && !text.contains('\n') {
         text
     } else {
@@ -601,6 +608,21 @@ pub(super) mod tests {
         let g = std::sync::Arc::new(crate::puzzle::Geometry::square(36).unwrap());
         let text = puzzle_text(&Puzzle::empty(g));
         assert!(text.starts_with("fnv:") && text.len() == 20, "{text}");
+    }
+
+    /// Two killers with the same givens (none) and different cages are told apart.
+    #[test]
+    fn killers_are_identified_by_their_cages() {
+        let g = std::sync::Arc::new(crate::puzzle::Geometry::square(4).unwrap());
+        let with = |cages: Vec<(Vec<u32>, u32)>| {
+            puzzle_text(&Puzzle::empty(g.clone()).with_cages(cages).unwrap())
+        };
+        let a = with(vec![(vec![0, 1], 3)]);
+        let b = with(vec![(vec![0, 1], 4)]);
+        let c = with(vec![(vec![0, 4], 3)]);
+        assert!(a.starts_with("fnv:"), "{a}");
+        assert!(a != b && a != c && b != c);
+        assert_ne!(a, puzzle_text(&Puzzle::empty(g.clone())));
     }
 
     /// The count columns follow one another, then `counters`: the writer writes them as one
