@@ -702,7 +702,29 @@ fn interrupted_build(mut search: Search, why: Interrupt, limits: &Limits) -> Out
     search.built();
     let mut o = search.finish();
     o.status = Outcome::status_for(o.count, Some(stop_of(why)), limits);
+    o.note = early_stop_note(o.status, o.wall, limits.time_limit);
     o
+}
+
+/// The note of a `time-limit` row that stopped well before the limit (under 90% of it): the
+/// encoder and the solver stop early enough to free what they hold within the limit (the
+/// teardown reserve, [`Teardown`]), and the row says so, so that it is not read as a search
+/// that used its whole budget.
+pub(crate) fn early_stop_note(
+    status: Status,
+    wall: Duration,
+    limit: Option<Duration>,
+) -> Option<String> {
+    let limit = limit?;
+    if status != Status::TimeLimit || wall.as_secs_f64() >= 0.9 * limit.as_secs_f64() {
+        return None;
+    }
+    Some(format!(
+        "stopped at {:.2} s of the {} s time limit: the rest was reserved for freeing the \
+         formula and the solver within the limit (teardown reserve)",
+        wall.as_secs_f64(),
+        limit.as_secs_f64()
+    ))
 }
 
 /// Writes a backend's counters (of this puzzle's calls) into `search`: `nodes` and `guesses`
@@ -990,6 +1012,8 @@ impl Sat {
             o.note = Some(format!("{}: {e}", backend.name()));
         } else if uncapped {
             o.note = Some(uncapped_note(&backend.name(), o.stats.decisions.is_some()));
+        } else {
+            o.note = early_stop_note(o.status, o.wall, limits.time_limit);
         }
         o
     }

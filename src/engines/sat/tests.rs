@@ -1315,3 +1315,28 @@ fn certify_true_gives_the_verdicts_with_their_proofs() {
         assert!(e.contains("certify=true"), "{key}={value}: {e}");
     }
 }
+
+/// A `time-limit` row that stopped well before the limit (the teardown reserve) says so;
+/// one that used its budget, or another status, has no such note.
+#[test]
+fn early_time_limit_rows_say_why() {
+    let limit = Some(Duration::from_secs(5));
+    let note = early_stop_note(Status::TimeLimit, Duration::from_millis(210), limit).unwrap();
+    assert!(
+        note.starts_with("stopped at 0.21 s of the 5 s time limit"),
+        "{note}"
+    );
+    assert!(note.contains("teardown reserve"), "{note}");
+    assert_eq!(
+        early_stop_note(Status::TimeLimit, Duration::from_millis(4800), limit),
+        None
+    );
+    assert_eq!(
+        early_stop_note(Status::Unique, Duration::from_millis(210), limit),
+        None
+    );
+    assert_eq!(
+        early_stop_note(Status::TimeLimit, Duration::from_millis(210), None),
+        None
+    );
+}
