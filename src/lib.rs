@@ -4,6 +4,25 @@
 //! of all of them. Every rule of every variant is a *house*: a set of `N` cells holding each
 //! digit once; engines and reductions consume the house list of a [`puzzle::Geometry`].
 //!
+//! # Layers
+//!
+//! Each module uses only the ones listed before it (no import cycles; `tests/module_cycles.rs`):
+//!
+//! 1. [`puzzle`]: geometry, houses, cages, givens, the text formats; knows nothing of engines.
+//! 2. [`search`] and [`timing`]: limits, the one [`search::Deadline`], outcomes, counters, CPU
+//!    clocks.
+//! 3. [`cnf`] (CNF encodings, DIMACS, SAT backends) and [`exact_cover`] (dancing links,
+//!    Knuth's dlx1 format, colours); [`certify`] (canonical formulas, DRAT proofs and their
+//!    checker) builds on `cnf`.
+//! 4. [`engines`]: every solver behind one trait and one registry line each; [`generate`],
+//!    [`verify`] and [`tiling`] (jigsaw pieces as exact cover) use them.
+//! 5. [`records`], [`experiment`], [`plot`]: measurement, below.
+//! 6. [`cli`]: the `sudolab` command.
+//!
+//! The module docs of [`puzzle`], [`engines`], [`cnf`] and [`exact_cover`] open with a
+//! runnable example (parse, solve, encode to DIMACS, exact cover); `examples/` holds short
+//! programs, `examples/read_runs.rs` among them for reading a run CSV.
+//!
 //! Measurement is three layers: [`experiment`] runs engines over puzzle sets and writes one
 //! run record per run; [`records`] is those records (the column table, the checked reader and
 //! writer, the sidecar, summaries and merge); [`plot`] draws charts and reports from records
