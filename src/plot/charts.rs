@@ -171,6 +171,18 @@ fn by_config<'a, 'b>(
         .collect()
 }
 
+/// The metric's values of the answered instances, ascending: the points of a cactus plot
+/// and of a survival function.
+fn answered_values(insts: &[&Instance<'_>]) -> Vec<f64> {
+    let mut values: Vec<f64> = insts
+        .iter()
+        .filter(|i| i.answered)
+        .filter_map(|i| i.value)
+        .collect();
+    values.sort_by(f64::total_cmp);
+    values
+}
+
 fn cactus(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
     let m = spec_metric(spec)?;
     let inst = data::instances(&sel.records, m);
@@ -180,16 +192,11 @@ fn cactus(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
     let mut series = Vec::new();
     let mut missing = Vec::new();
     for (c, colour, insts) in &groups {
-        let mut values: Vec<f64> = insts
-            .iter()
-            .filter(|i| i.answered)
-            .filter_map(|i| i.value)
-            .collect();
+        let values = answered_values(insts);
         if values.is_empty() && insts.iter().any(|i| i.answered) {
             missing.push(*c);
             continue;
         }
-        values.sort_by(f64::total_cmp);
         series.push((*c, *colour, insts.len(), values));
     }
     let limit = (m.unit == Unit::Seconds)
@@ -292,13 +299,7 @@ fn survival(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
     let title = format!("Survival function: {}", m.label);
     let mut series = Vec::new();
     for (c, colour, insts) in &groups {
-        let mut values: Vec<f64> = insts
-            .iter()
-            .filter(|i| i.answered)
-            .filter_map(|i| i.value)
-            .collect();
-        values.sort_by(f64::total_cmp);
-        series.push((*c, *colour, insts.len(), values));
+        series.push((*c, *colour, insts.len(), answered_values(insts)));
     }
     let limit = (m.unit == Unit::Seconds)
         .then(|| data::uniform_time_limit(&sel.records))
