@@ -134,6 +134,15 @@ impl Amo {
         }
     }
 
+    /// `self` with `auto`'s threshold written out (`auto` is `auto:32`), the form a run's
+    /// record shows: every other encoding as it is.
+    pub fn explicit(self) -> Amo {
+        match self {
+            Amo::Auto(None) => Amo::Auto(Some(AUTO_PAIRWISE_MAX)),
+            a => a,
+        }
+    }
+
     /// Name as accepted by `FromStr`: `pairwise`, `sequential`, `binary`, `product`,
     /// `commander` (groups of 3) or `commander:K`.
     pub fn as_str(&self) -> String {
@@ -504,6 +513,9 @@ mod tests {
         // The memory rule: `auto` only, and only over the bound.
         let big = AUTO_LARGE_LITERALS + 1;
         assert_eq!(Amo::AUTO.for_formula(AUTO_LARGE_LITERALS), Amo::AUTO);
+        assert_eq!(Amo::AUTO.explicit().as_str(), "auto:32");
+        assert_eq!(Amo::Auto(Some(16)).explicit(), Amo::Auto(Some(16)));
+        assert_eq!(Amo::Sequential.explicit(), Amo::Sequential);
         assert_eq!(
             Amo::AUTO.for_formula(big),
             Amo::Auto(Some(AUTO_LARGE_PAIRWISE_MAX))

@@ -26,8 +26,9 @@
 //! [`crate::cnf::backend::Varisat`]), external solvers are killed. `node_limit` counts backend
 //! decisions: checked between solve calls where they are known, and given to the backend as
 //! each call's decision cap ([`crate::cnf::SatBackend::set_decision_limit`]; the decisions
-//! left with batsat and external CaDiCaL or Kissat, the whole limit with embedded CaDiCaL,
-//! which caps but does not count). varisat has no decision limit: its rows say in their note
+//! left with batsat and external CaDiCaL or Kissat; with embedded CaDiCaL, which caps but
+//! does not count, a cap that shrinks from call to call, so that one puzzle's calls make
+//! fewer than twice the limit in all: [`decisions_left`]). varisat has no decision limit: its rows say in their note
 //! that the node limit was not applied. A backend's conflict limit ends the search as
 //! `node-limit`.
 
@@ -60,8 +61,8 @@ pub static INFO: EngineInfo = EngineInfo {
             empty with varisat and embedded CaDiCaL, which expose none (--node-limit caps \
             each solve call's decisions: batsat and external CaDiCaL or \
             Kissat at the decisions left, batsat passing N by up to the assumptions' number \
-            with givens as assumptions; embedded CaDiCaL at N per call; not applied by \
-            varisat, which the row's note says)",
+            with givens as assumptions; embedded CaDiCaL at N, N/2, N/6, ..., N/(k(k+1)) on a \
+            puzzle's successive calls; not applied by varisat, which the row's note says)",
     counters: "decisions/conflicts/propagations: backend counters, empty for \
                varisat and embedded CaDiCaL; learned: clauses embedded CaDiCaL learned \
                (through its learner hook: at most its conflicts, as some conflicts learn \
@@ -925,6 +926,10 @@ impl Sat {
             }
             Err(EncodeStop::Interrupted(why)) => return interrupted_build(search, why, limits),
         };
+        search
+            .stats
+            .resolved
+            .push(("amo", enc.info.options.amo.explicit().to_string()));
         search.stats.vars = Some(enc.num_vars as u64);
         search.stats.clauses = Some(enc.size.clauses);
         search.stats.literals = Some(enc.size.literals);
@@ -960,7 +965,7 @@ impl Sat {
         let mut uncapped = false;
         while !done && error.is_none() {
             let spent = backend.stats().decisions;
-            match cap_next_call(&mut *backend, limits.node_limit, spent) {
+            match cap_next_call(&mut *backend, limits.node_limit, spent, calls) {
                 Some(u) => uncapped |= u,
                 None => {
                     stop = Some(Stop::Nodes);
@@ -1020,32 +1025,50 @@ impl Sat {
 }
 
 /// The decision cap of the next solve call under a node limit of `limit`: the decisions left
-/// where the backend counts them (`spent` so far; `None` when none are left), and where it
-/// does not (CaDiCaL caps but does not count), the whole limit again for each call, which
-/// is the best that can be promised there (so counting to 2 may make up to 2 * `limit`
-/// decisions; the second call is usually a handful).
-pub(crate) fn decisions_left(limit: u64, spent: Option<u64>) -> Option<u64> {
+/// where the backend counts them (`spent` so far; `None` when none are left). Where it does
+/// not (embedded CaDiCaL caps each call but counts nothing), the cap shrinks from call to
+/// call: the puzzle's first call (`call` 0) gets `limit`, call k then `limit / (k (k + 1))`
+/// (`limit`, `limit/2`, `limit/6`, `limit/12`, ...), and none is left once that is 0. The
+/// calls of one puzzle then make fewer than 2 * `limit` decisions in all (the later caps sum
+/// to at most `limit`), however many solutions are asked for; about the square root of
+/// `limit` calls fit, so counting to 40 under a limit of 20M decisions still has 12,195
+/// for its 41st call.
+pub(crate) fn decisions_left(limit: u64, spent: Option<u64>, call: u64) -> Option<u64> {
     match spent {
-        Some(d) => limit.checked_sub(d).filter(|&left| left > 0),
-        None => Some(limit),
+        Some(d) => limit.checked_sub(d),
+        None if call == 0 => Some(limit),
+        None => Some(
+            call.checked_add(1)
+                .and_then(|next| call.checked_mul(next))
+                .map_or(0, |div| limit / div),
+        ),
     }
+    .filter(|&left| left > 0)
 }
 
 /// Gives `backend` the decision cap of its next solve call under `node_limit` (`spent`: this
-/// puzzle's decisions so far, where the backend counts them; [`decisions_left`]), or no cap
-/// without a limit, which also lifts a reused solver's earlier one. `None` when no decisions
-/// are left (the search ends at the node limit); otherwise whether a limit was given to a
-/// backend that cannot apply it ([`uncapped_note`]).
+/// puzzle's decisions so far, where the backend counts them; `call`: this puzzle's solve
+/// calls so far; [`decisions_left`]), or no cap without a limit, which also lifts a reused
+/// solver's earlier one. `None` when no decisions are left (the search ends at the node
+/// limit); otherwise whether a limit was given to a backend that cannot apply it
+/// ([`uncapped_note`]).
 pub(crate) fn cap_next_call(
     backend: &mut dyn crate::cnf::SatBackend,
     node_limit: Option<u64>,
     spent: Option<u64>,
+    call: u64,
 ) -> Option<bool> {
-    let cap = match node_limit {
-        Some(limit) => Some(decisions_left(limit, spent)?),
-        None => None,
+    let Some(limit) = node_limit else {
+        backend.set_decision_limit(None);
+        return Some(false);
     };
-    Some(!backend.set_decision_limit(cap) && cap.is_some())
+    match decisions_left(limit, spent, call) {
+        Some(cap) => Some(!backend.set_decision_limit(Some(cap))),
+        // A backend that neither counts nor caps decisions is not stopped by the shrinking
+        // caps meant for one that caps them: the limit does not apply to it at all.
+        None if spent.is_none() && !backend.set_decision_limit(Some(1)) => Some(true),
+        None => None,
+    }
 }
 
 /// The row's note when a node limit was given to a backend that takes no decision limit:

@@ -868,7 +868,7 @@ struct Shared {
     /// Per configuration (without a cancel flag; each thread adds its own).
     limits: Vec<Limits>,
     /// Per configuration: [`writer::config_prefix`] and whether its engine has a search tree.
-    config_prefixes: Vec<String>,
+    config_prefixes: Vec<writer::ConfigPrefix>,
     /// Per configuration: [`writer::config_suffix`] of its limits and the shard.
     config_suffixes: Vec<Vec<u8>>,
     search_tree: Vec<bool>,

@@ -21,7 +21,7 @@
 //! | `size`, `box`, `variant`, `clues` | side N, box shape `RxC` (empty for jigsaw), `classic`/`jigsaw`/`x`/`jigsaw-x`, number of givens |
 //! | `config` | the engine configuration's label (default: `engine_options` form, e.g. `sat:encoding=minimal`) |
 //! | `engine`, `engine_options` | engine name; its options `k=v;k=v` as configured |
-//! | `encoding`, `amo`, `backend`, `givens` | the SAT engine's effective choices (defaults filled in); empty for other engines |
+//! | `encoding`, `amo`, `backend`, `givens` | the SAT engine's effective choices (defaults filled in); `amo` as the formula was encoded: `auto` becomes `auto:K`, K the pairwise threshold the formula's size chose (32, or 16 over the memory bound), and stays `auto` when no formula was encoded; empty for other engines |
 //! | `repetition` | 0-based repetition number |
 //! | `status`, `solutions` | how the search ended (`solved`, `unique`, `multiple`, `unsat`, `node-limit`, `time-limit`, `memory-limit`, `unsupported`, `error`) and solutions found (capped) |
 //! | `nodes` ... `ones` | the engine's counters, see `sudolab engines` and docs/engines.md |
@@ -380,7 +380,10 @@ impl Record {
         let tree = engines::find(&engine).map_or(true, |info| info.search_tree);
         let [nodes, guesses, backtracks, max_live, updates, decisions, conflicts, propagations, vars, clauses, literals, items, options, ones] =
             count_cells(outcome, tree);
-        let (encoding, amo, backend, givens) = sat_columns(key.spec);
+        let (encoding, mut amo, backend, givens) = sat_columns(key.spec);
+        if let Some(settled) = s.resolved("amo").filter(|_| !amo.is_empty()) {
+            amo = settled.to_string();
+        }
         let build_s = outcome.build.as_secs_f64();
         let solve_s = outcome.solve.as_secs_f64();
         // Summed as durations (exact nanoseconds), so the cell reads 0.000023364, not the
@@ -560,6 +563,24 @@ pub(super) mod tests {
         assert_eq!(r.givens, "propagated");
         assert!(r.vars.is_some());
         assert_eq!(r.status, "unique");
+
+        // `auto` shows the threshold the formula was encoded with.
+        let hard = puzzle(&".".repeat(81));
+        for (spec, amo) in [
+            ("sat:encoding=minimal", "auto:32"),
+            ("sat:incremental=true,encoding=minimal", "auto:32"),
+            ("sat:encoding=minimal,amo=product", "product"),
+        ] {
+            let spec: EngineSpec = spec.parse().unwrap();
+            let outcome = engines::run(spec.make().unwrap().as_mut(), &hard, &limits);
+            let key = RunKey {
+                spec: Some(&spec),
+                ..key
+            };
+            let r = Record::new(&key, &hard, &puzzle_text(&hard), &limits, &outcome);
+            assert!(r.vars.is_some(), "{spec}");
+            assert_eq!(r.amo, amo, "{spec}");
+        }
 
         let spec: EngineSpec = "human".parse().unwrap();
         let outcome = engines::run(spec.make().unwrap().as_mut(), &p, &limits);

@@ -19,7 +19,7 @@ pub struct RowParts<'a> {
     /// 1-based position of the puzzle in its dataset file.
     pub puzzle_index: u64,
     pub puzzle: &'a Puzzle,
-    pub config_prefix: &'a str,
+    pub config_prefix: &'a ConfigPrefix,
     pub repetition: u64,
     /// [`config_suffix`] of the run's limits and shard.
     pub config_suffix: &'a [u8],
@@ -135,8 +135,33 @@ fn push_geometry_fields(out: &mut Vec<u8>, g: &Geometry, variant: &str) {
     out.push(b',');
 }
 
-/// Fields `config` to `givens`, CSV-escaped, each followed by a comma.
-pub fn config_prefix(config: &str, spec: &EngineSpec) -> String {
+/// Fields `config` to `givens` of a configuration's rows, CSV-escaped, each followed by a
+/// comma ([`config_prefix`]). `amo` is kept apart: a row shows the AMO its formula was
+/// encoded with where the engine settled one ([`crate::search::Stats::resolved`]).
+pub struct ConfigPrefix {
+    /// `config` to `encoding`.
+    head: String,
+    /// `amo` as configured (defaults filled in; empty for engines other than `sat`).
+    amo: String,
+    /// `backend` and `givens`.
+    tail: String,
+}
+
+impl ConfigPrefix {
+    /// Appends the fields, with the `amo` that `outcome` settled where it settled one.
+    fn write(&self, out: &mut Vec<u8>, outcome: &Outcome) {
+        out.extend_from_slice(self.head.as_bytes());
+        match outcome.stats.resolved("amo") {
+            Some(amo) if !self.amo.is_empty() => push_field_bytes(out, amo),
+            _ => push_field_bytes(out, &self.amo),
+        }
+        out.push(b',');
+        out.extend_from_slice(self.tail.as_bytes());
+    }
+}
+
+/// The [`ConfigPrefix`] of configuration `config` running `spec`.
+pub fn config_prefix(config: &str, spec: &EngineSpec) -> ConfigPrefix {
     let options = spec
         .options
         .0
@@ -145,14 +170,19 @@ pub fn config_prefix(config: &str, spec: &EngineSpec) -> String {
         .collect::<Vec<_>>()
         .join(";");
     let (encoding, amo, backend, givens) = sat_columns(Some(spec));
-    let mut s = String::new();
-    for f in [
-        config, &spec.name, &options, &encoding, &amo, &backend, &givens,
-    ] {
-        push_field(&mut s, f);
-        s.push(',');
+    let fields = |list: &[&str]| {
+        let mut s = String::new();
+        for f in list {
+            push_field(&mut s, f);
+            s.push(',');
+        }
+        s
+    };
+    ConfigPrefix {
+        head: fields(&[config, &spec.name, &options, &encoding]),
+        amo,
+        tail: fields(&[&backend, &givens]),
     }
-    s
 }
 
 /// Fields `time_limit_s` to `shard`, each followed by a comma: what follows the timings in
@@ -198,7 +228,7 @@ fn needs_quotes(field: &str) -> bool {
 /// overhead.
 pub fn write_row(out: &mut Vec<u8>, parts: &RowParts<'_>, outcome: &Outcome) {
     parts.dataset.write(out, parts.puzzle_index, parts.puzzle);
-    out.extend_from_slice(parts.config_prefix.as_bytes());
+    parts.config_prefix.write(out, outcome);
     int(out, parts.repetition);
     out.push(b',');
     out.extend_from_slice(outcome.status.as_str().as_bytes());

@@ -189,6 +189,11 @@ pub struct Stats {
     pub proof_bytes: Option<u64>,
     /// CPU seconds of the certificate's check (not part of the search's time).
     pub check_s: Option<f64>,
+    /// Options an engine settles per puzzle, as (option, value): the sat engine's `amo`,
+    /// whose `auto` takes its pairwise threshold from the formula's size (`auto:32`, or
+    /// `auto:16` for a formula over the memory bound). A run's record shows these in place
+    /// of the configured value.
+    pub resolved: Vec<(&'static str, String)>,
 }
 
 impl Stats {
@@ -198,6 +203,14 @@ impl Stats {
             Some((_, v)) => *v += by,
             None => self.counters.push((name, by)),
         }
+    }
+
+    /// The value an engine settled for option `name` on this puzzle ([`Stats::resolved`]).
+    pub fn resolved(&self, name: &str) -> Option<&str> {
+        self.resolved
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.as_str())
     }
 
     pub fn counter(&self, name: &str) -> Option<u64> {

@@ -317,6 +317,10 @@ pub fn solve(
         }
     }
     let r = slot.as_mut().expect("built above");
+    search
+        .stats
+        .resolved
+        .push(("amo", r.info.options.amo.explicit().to_string()));
     search.stats.vars = Some(r.size.vars);
     search.stats.clauses = Some(r.size.clauses);
     search.stats.literals = Some(r.size.literals);
@@ -370,7 +374,7 @@ pub fn solve(
         // This puzzle's decisions left as the call's cap; none without a node limit, so that
         // no earlier puzzle's cap stays on the reused solver.
         let spent = (r.backend.stats().decisions).map(|d| d - before.decisions.unwrap_or(0));
-        match cap_next_call(&mut *r.backend, limits.node_limit, spent) {
+        match cap_next_call(&mut *r.backend, limits.node_limit, spent, ended.calls) {
             Some(u) => ended.uncapped |= u,
             None => {
                 ended.stop = Some(Stop::Nodes);

@@ -969,6 +969,31 @@ fn fresh_solvers_honour_the_node_limit_inside_a_call() {
     }
 }
 
+/// Counting every solution of an empty grid under a node limit ends at the node limit with
+/// embedded CaDiCaL too, which counts no decisions: its per-call cap shrinks, so the calls
+/// are bounded (a limit of 100 allows at most 10 calls), where a cap of the whole limit on
+/// every call would find solution after solution until the time limit.
+#[test]
+fn a_node_limit_bounds_every_call_of_a_puzzle_together() {
+    let empty = Puzzle::empty(Arc::new(Geometry::square(9).unwrap()));
+    for incremental in ["false", "true"] {
+        let o = EngineOptions::new()
+            .with("backend", "cadical")
+            .with("incremental", incremental);
+        let mut sat = Sat::from_options(&o).unwrap();
+        let limits = Limits {
+            node_limit: Some(100),
+            time_limit: Some(Duration::from_secs(60)),
+            ..Limits::solutions(0)
+        };
+        let o = run(&mut sat, &empty, &limits);
+        assert_eq!(o.status, Status::NodeLimit, "{incremental}: {:?}", o.note);
+        let calls = o.stats.counter("sat_calls").unwrap();
+        assert!((1..=10).contains(&calls), "{incremental}: {calls} calls");
+        assert!(o.count <= 10, "{incremental}: {} solutions", o.count);
+    }
+}
+
 /// A backend with no decision limit (varisat) answers in full under a node limit, and the
 /// row's note says the limit was not applied; an unlimited run has no note.
 #[test]
@@ -1239,15 +1264,29 @@ fn open_candidates_are_the_reduced_formulas_variables() {
     assert!(checked >= 4, "{checked}");
 }
 
-/// The cap of the next call under a node limit: the decisions left where they are counted
-/// (none left ends the search), the whole limit again where they are not.
+/// The cap of the next call under a node limit where decisions are counted: the decisions
+/// left (none left ends the search).
 #[test]
 fn decisions_left_counts_down_where_decisions_are_counted() {
-    assert_eq!(decisions_left(300, Some(0)), Some(300));
-    assert_eq!(decisions_left(300, Some(299)), Some(1));
-    assert_eq!(decisions_left(300, Some(300)), None);
-    assert_eq!(decisions_left(300, Some(301)), None);
-    assert_eq!(decisions_left(300, None), Some(300));
+    assert_eq!(decisions_left(300, Some(0), 0), Some(300));
+    assert_eq!(decisions_left(300, Some(299), 5), Some(1));
+    assert_eq!(decisions_left(300, Some(300), 1), None);
+    assert_eq!(decisions_left(300, Some(301), 1), None);
+}
+
+/// Where decisions are not counted, the cap shrinks from call to call, so the calls of one
+/// puzzle stay under twice the limit together, and end once the cap would be 0.
+#[test]
+fn uncounted_decisions_shrink_the_cap_per_call() {
+    let caps: Vec<u64> = (0..).map_while(|k| decisions_left(100, None, k)).collect();
+    assert_eq!(caps, [100, 50, 16, 8, 5, 3, 2, 1, 1, 1]);
+    for limit in [1, 7, 100, 20_000_000] {
+        let total: u64 = (0..).map_while(|k| decisions_left(limit, None, k)).sum();
+        assert!(total < 2 * limit, "{limit}: {total}");
+    }
+    assert_eq!(decisions_left(20_000_000, None, 40), Some(12_195));
+    assert_eq!(decisions_left(300, None, 64), None);
+    assert_eq!(decisions_left(u64::MAX, None, u64::MAX), None);
     assert!(uncapped_note("varisat", false).contains("not applied"));
     assert!(uncapped_note("ext:minisat", true).contains("between solve calls"));
 }
