@@ -4,7 +4,8 @@
 //! An experiment file's `[[charts]]` tables are read with it as [`ChartSpec`]s; after a run,
 //! `sudolab run` calls [`draw_run_charts`] ([`render`] for each, [`report`] once); `sudolab
 //! plot` and `sudolab report` do the same from CSV files. This module reads [`crate::records`]
-//! only; the runner ([`crate::experiment`]) uses its [`ChartSpec`], never the reverse.
+//! only; the runner ([`crate::experiment`]) uses its [`ChartSpec`], never the reverse. What
+//! cannot be drawn or written is a [`PlotError`].
 //!
 //! Conventions shared by every chart (see the captions, which say them to the reader):
 //! repetitions of an instance are reduced to their median first; only runs that answered or
