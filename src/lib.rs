@@ -17,7 +17,7 @@
 //! 4. [`engines`]: every solver behind one trait and one registry line each; [`generate`],
 //!    [`verify`] and [`tiling`] (jigsaw pieces as exact cover) use them.
 //! 5. [`records`], [`experiment`], [`plot`]: measurement, below.
-//! 6. [`cli`]: the `sudolab` command.
+//! 6. [`cli`]: the `sudolab` command (the `cli` feature).
 //!
 //! The module docs of [`puzzle`], [`engines`], [`cnf`] and [`exact_cover`] open with a
 //! runnable example (parse, solve, encode to DIMACS, exact cover); `examples/` holds short
@@ -28,8 +28,15 @@
 //! writer, the sidecar, summaries and merge); [`plot`] draws charts and reports from records
 //! alone. `experiment` and `plot` use `records`, `records` uses neither, and `plot` never uses
 //! `experiment` (checked by `tests/module_cycles.rs`).
+//!
+//! # Features
+//!
+//! `cli` (default): the `sudolab` binary and [`cli`], with the argument parser only they
+//! need. A program that uses the library alone turns it off:
+//! `sudolab = { path = "...", default-features = false }`.
 
 pub mod certify;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod cnf;
 pub mod engines;

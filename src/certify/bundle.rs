@@ -8,7 +8,7 @@
 //! (`1-9A-Z`, `.` for an empty cell) up to side 35, and above that rows of decimal numbers
 //! (`0` for an empty cell) separated by white space.
 
-use super::canonical::CanonicalForm;
+use super::canonical::{CanonicalForm, UnknownForm};
 use super::prove::Verdict;
 use crate::puzzle::{write_grid, Geometry, Layout, OutputFormat};
 use serde::{Deserialize, Serialize};
@@ -274,7 +274,7 @@ impl Entry {
         let form: CanonicalForm = self
             .formula
             .parse()
-            .map_err(|e: String| field("formula", e))?;
+            .map_err(|e: UnknownForm| field("formula", e.to_string()))?;
         let minimality = match &self.minimality {
             None => None,
             Some(list) => Some(

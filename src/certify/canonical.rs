@@ -75,15 +75,18 @@ impl fmt::Display for CanonicalForm {
     }
 }
 
+/// A name that is not a [`CanonicalForm`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown canonical form `{0}` (expected pairwise or sequential)")]
+pub struct UnknownForm(pub String);
+
 impl FromStr for CanonicalForm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownForm;
+    fn from_str(s: &str) -> Result<Self, UnknownForm> {
         match s {
             "pairwise" => Ok(CanonicalForm::Pairwise),
             "sequential" => Ok(CanonicalForm::Sequential),
-            _ => Err(format!(
-                "unknown canonical form `{s}` (expected pairwise or sequential)"
-            )),
+            _ => Err(UnknownForm(s.to_string())),
         }
     }
 }

@@ -29,7 +29,7 @@ pub mod check;
 mod drat_out;
 pub mod prove;
 
-pub use canonical::{Canonical, CanonicalForm, PAIRWISE_MAX_SIDE};
+pub use canonical::{Canonical, CanonicalForm, UnknownForm, PAIRWISE_MAX_SIDE};
 pub use check::{
     check_claim, check_solution, Accepted, Claim, ClaimChecker, Rejection, SolutionError,
 };

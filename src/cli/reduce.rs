@@ -451,7 +451,7 @@ pub struct StatsArgs {
 /// options than this (the dlx engine's bound).
 const KILLER_COVER_MAX_OPTIONS: u64 = 4_000_000;
 
-fn list<T: std::str::FromStr<Err = String> + Clone>(
+fn list<T: std::str::FromStr<Err: std::fmt::Display> + Clone>(
     s: &str,
     all: &[T],
     what: &str,

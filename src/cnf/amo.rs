@@ -47,6 +47,7 @@
 //! binary 2025 / 11988, product 2673 / 8100, commander 1701 / 8100. Every variant is checked
 //! exhaustively for small groups in the tests below.
 
+use super::unknown_value::UnknownValue;
 use std::fmt;
 use std::str::FromStr;
 
@@ -167,10 +168,29 @@ impl fmt::Display for Amo {
     }
 }
 
-impl FromStr for Amo {
-    type Err = String;
+/// An at-most-one encoding that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AmoError {
+    /// None of the encodings' names.
+    #[error(transparent)]
+    Unknown(#[from] UnknownValue),
+    /// `auto:K` whose `K` is not a number.
+    #[error("auto threshold {0:?} is not a whole number of literals")]
+    AutoThreshold(String),
+    /// `commander:G` or `bimander:G` whose `G` is not a group size the encoding takes.
+    #[error("{encoding} group size {value:?} is not an integer >= {min}")]
+    GroupSize {
+        encoding: &'static str,
+        value: String,
+        min: usize,
+    },
+}
 
-    fn from_str(s: &str) -> Result<Self, String> {
+impl FromStr for Amo {
+    type Err = AmoError;
+
+    fn from_str(s: &str) -> Result<Self, AmoError> {
         match s {
             "pairwise" => Ok(Amo::Pairwise),
             "sequential" => Ok(Amo::Sequential),
@@ -181,31 +201,33 @@ impl FromStr for Amo {
             "auto" => Ok(Amo::AUTO),
             _ => {
                 if let Some(k) = s.strip_prefix("auto:") {
-                    return k.parse::<usize>().map(|k| Amo::Auto(Some(k))).map_err(|_| {
-                        format!("auto threshold {k:?} is not a whole number of literals")
-                    });
+                    return k
+                        .parse::<usize>()
+                        .map(|k| Amo::Auto(Some(k)))
+                        .map_err(|_| AmoError::AutoThreshold(k.to_string()));
                 }
-                if let Some(g) = s.strip_prefix("bimander:") {
-                    match g.parse::<usize>() {
-                        Ok(g) if g >= 1 => return Ok(Amo::Bimander(g)),
-                        _ => {
-                            return Err(format!("bimander group size {g:?} is not an integer >= 1"))
-                        }
+                for (encoding, min, make) in [
+                    ("bimander", 1, Amo::Bimander as fn(usize) -> Amo),
+                    ("commander", 2, Amo::Commander),
+                ] {
+                    if let Some(g) = s.strip_prefix(encoding).and_then(|g| g.strip_prefix(':')) {
+                        return match g.parse::<usize>() {
+                            Ok(g) if g >= min => Ok(make(g)),
+                            _ => Err(AmoError::GroupSize {
+                                encoding,
+                                value: g.to_string(),
+                                min,
+                            }),
+                        };
                     }
                 }
-                if let Some(g) = s.strip_prefix("commander:") {
-                    match g.parse::<usize>() {
-                        Ok(g) if g >= 2 => return Ok(Amo::Commander(g)),
-                        _ => {
-                            return Err(format!(
-                                "commander group size {g:?} is not an integer >= 2"
-                            ))
-                        }
-                    }
-                }
-                Err(format!(
-                    "unknown at-most-one encoding {s:?} (known: auto, auto:K, pairwise, sequential, binary, product, commander, commander:K, bimander, bimander:G)"
-                ))
+                Err(UnknownValue::new(
+                    "at-most-one encoding",
+                    s,
+                    "auto, auto:K, pairwise, sequential, binary, product, commander, \
+                     commander:K, bimander, bimander:G",
+                )
+                .into())
             }
         }
     }

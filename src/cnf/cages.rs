@@ -51,6 +51,7 @@
 //! false literals are deleted. An empty clause left makes the formula unsatisfiable.
 
 use super::amo::{at_most_one, Amo, ClauseOut};
+use super::unknown_value::UnknownValue;
 use crate::puzzle::{for_each_digit_set, Cage, Geometry};
 use std::collections::HashMap;
 use std::fmt;
@@ -95,15 +96,13 @@ impl fmt::Display for SumEncoding {
 }
 
 impl FromStr for SumEncoding {
-    type Err = String;
+    type Err = UnknownValue;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, UnknownValue> {
         SumEncoding::ALL
             .into_iter()
             .find(|e| e.as_str() == s)
-            .ok_or_else(|| {
-                format!("unknown sum encoding {s:?} (known: combinations, totalizer, bdd)")
-            })
+            .ok_or_else(|| UnknownValue::new("sum encoding", s, "combinations, totalizer, bdd"))
     }
 }
 

@@ -28,8 +28,10 @@
 //! The puzzle line uses `1-9A-Z` and `.` when `N <= 35`, else `N*N` integers (0 = empty).
 //! Unknown comment lines are ignored, so other tools may add their own.
 
+use super::amo::AmoError;
 use super::formula::{CnfInfo, VarMap};
 use super::options::{CnfEncoding, CnfOptions, GivensMode};
+use super::unknown_value::UnknownValue;
 use crate::puzzle::CageSet;
 use crate::puzzle::{Geometry, Layout};
 use std::fmt::Write as _;
@@ -225,12 +227,18 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
         match key {
             "sudolab" => seen_magic = true,
             "encoding" if !rest.is_empty() => {
-                encoding = Some(rest[0].parse::<CnfEncoding>().map_err(err)?)
+                encoding = Some(
+                    rest[0]
+                        .parse::<CnfEncoding>()
+                        .map_err(|e| err(e.to_string()))?,
+                )
             }
-            "amo" if !rest.is_empty() => opts.amo = rest[0].parse().map_err(err)?,
+            "amo" if !rest.is_empty() => {
+                opts.amo = rest[0].parse().map_err(|e: AmoError| err(e.to_string()))?
+            }
             "givens" if !rest.is_empty() => match rest[0] {
                 "eliminated" | "propagated" => {}
-                m => opts.givens = m.parse::<GivensMode>().map_err(err)?,
+                m => opts.givens = m.parse::<GivensMode>().map_err(|e| err(e.to_string()))?,
             },
             "dedup" if !rest.is_empty() => {
                 opts.dedup = rest[0]
@@ -316,7 +324,11 @@ pub fn parse_header(comments: &[(usize, String)]) -> Result<Header, HeaderError>
                     num(rest[3])?,
                 ));
             }
-            "sum" if !rest.is_empty() => opts.sum = rest[0].parse().map_err(err)?,
+            "sum" if !rest.is_empty() => {
+                opts.sum = rest[0]
+                    .parse()
+                    .map_err(|e: UnknownValue| err(e.to_string()))?
+            }
             "cage" => {
                 if rest.len() < 3 || rest.len() % 2 == 0 {
                     return Err(err("cage line needs: sum, then row col of each cell".into()));

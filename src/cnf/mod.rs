@@ -107,8 +107,9 @@ mod options;
 pub mod singles;
 mod sink;
 mod size;
+mod unknown_value;
 
-pub use amo::Amo;
+pub use amo::{Amo, AmoError};
 pub use backend::{
     make_backend, AnswerErrorKind, BackendError, BackendStats, Deadline, Interrupt, SatAnswer,
     SatBackend, Teardown, BACKEND_NAMES,
@@ -126,6 +127,7 @@ pub use model::{read_model, Model, SolverAnswer};
 pub use options::{CnfEncoding, CnfOptions, CnfOptionsError, Deductions, GivensMode};
 pub use sink::{ClauseSink, Counter};
 pub use size::{size_stats, size_stats_empty};
+pub use unknown_value::UnknownValue;
 
 #[cfg(test)]
 mod tests;

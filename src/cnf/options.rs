@@ -8,6 +8,7 @@
 
 use super::amo::Amo;
 use super::cages::SumEncoding;
+use super::unknown_value::UnknownValue;
 use std::fmt;
 use std::str::FromStr;
 
@@ -78,14 +79,18 @@ impl fmt::Display for CnfEncoding {
 }
 
 impl FromStr for CnfEncoding {
-    type Err = String;
+    type Err = UnknownValue;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, UnknownValue> {
         CnfEncoding::ALL
             .into_iter()
             .find(|e| e.as_str() == s)
             .ok_or_else(|| {
-                format!("unknown encoding {s:?} (known: minimal, efficient, extended, optimized, reduced)")
+                UnknownValue::new(
+                    "encoding",
+                    s,
+                    "minimal, efficient, extended, optimized, reduced",
+                )
             })
     }
 }
@@ -118,15 +123,13 @@ impl fmt::Display for GivensMode {
 }
 
 impl FromStr for GivensMode {
-    type Err = String;
+    type Err = UnknownValue;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, UnknownValue> {
         match s {
             "units" => Ok(GivensMode::Units),
             "assumptions" => Ok(GivensMode::Assumptions),
-            _ => Err(format!(
-                "unknown givens mode {s:?} (known: units, assumptions)"
-            )),
+            _ => Err(UnknownValue::new("givens mode", s, "units, assumptions")),
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Why an engine could not be made from its name and options.
+//! Why an engine could not be read from its configuration text or made from its name and
+//! options.
 //!
 //! An engine configuration is user input (`--engine`, `name:key=value,...` in experiment
 //! files), so each error says which option was wrong and what was expected; the texts are the
@@ -13,11 +14,40 @@ pub enum EngineError {
     #[error("unknown engine {name:?} (known: {known})")]
     UnknownEngine { name: String, known: String },
     #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error(transparent)]
     Option(#[from] OptionError),
     #[error(transparent)]
     Cnf(#[from] CnfOptionsError),
     #[error(transparent)]
     Backend(#[from] BackendError),
+}
+
+/// An engine configuration `NAME[:KEY=VALUE,...]` (an [`super::EngineSpec`]'s text) that
+/// could not be read: the text, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{spec:?}: {kind}")]
+pub struct SpecError {
+    pub spec: String,
+    pub kind: SpecErrorKind,
+}
+
+/// What is wrong with an engine configuration's text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SpecErrorKind {
+    #[error("expected NAME[:KEY=VALUE,...], found no engine name")]
+    NoName,
+    /// An option without `=`.
+    #[error("expected options KEY=VALUE after `NAME:`, found {0:?}")]
+    NotKeyValue(String),
+    /// An option given twice with different values.
+    #[error("expected one value for option {key}, found {first:?} and {second:?}")]
+    TwoValues {
+        key: String,
+        first: String,
+        second: String,
+    },
 }
 
 /// An engine option that is unknown, has a value outside its values, or does not go with
@@ -43,7 +73,10 @@ pub enum OptionError {
     },
     /// A value its type's parser refused, with the parser's words.
     #[error("{reason}")]
-    Unparsed { key: &'static str, reason: String },
+    Unparsed {
+        key: &'static str,
+        reason: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// A value outside the key's values, in the `key=value: expected ...` form.
     #[error("{key}={value:?}: expected {expected}")]
     Expected {
@@ -79,8 +112,13 @@ fn expected_keys(known: &[String], key: &str) -> String {
 }
 
 impl OptionError {
-    /// [`OptionError::Unparsed`] from a parser's error text.
-    pub fn unparsed(key: &'static str) -> impl FnOnce(String) -> OptionError {
-        move |reason| OptionError::Unparsed { key, reason }
+    /// [`OptionError::Unparsed`] from a parser's error.
+    pub fn unparsed<E: std::error::Error + Send + Sync + 'static>(
+        key: &'static str,
+    ) -> impl FnOnce(E) -> OptionError {
+        move |reason| OptionError::Unparsed {
+            key,
+            reason: Box::new(reason),
+        }
     }
 }

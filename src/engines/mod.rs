@@ -49,7 +49,7 @@ pub mod gac;
 pub mod human;
 pub mod sat;
 
-pub use self::error::{EngineError, OptionError};
+pub use self::error::{EngineError, OptionError, SpecError, SpecErrorKind};
 pub use crate::search::{Limits, Outcome, Search, Stats, Status, Stop, DEFAULT_MAX_LIVE};
 
 use crate::puzzle::{Geometry, Grid, GridError, Puzzle};
@@ -149,26 +149,30 @@ impl fmt::Display for EngineSpec {
 }
 
 impl std::str::FromStr for EngineSpec {
-    type Err = String;
+    type Err = SpecError;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, SpecError> {
+        let fail = |kind| SpecError {
+            spec: s.to_string(),
+            kind,
+        };
         let (name, rest) = s.split_once(':').unwrap_or((s, ""));
         let name = name.trim();
         if name.is_empty() {
-            return Err(format!(
-                "{s:?}: expected NAME[:KEY=VALUE,...], found no engine name"
-            ));
+            return Err(fail(SpecErrorKind::NoName));
         }
         let mut spec = EngineSpec::new(name);
         for kv in rest.split(',').map(str::trim).filter(|kv| !kv.is_empty()) {
-            let (k, v) = kv.split_once('=').ok_or_else(|| {
-                format!("{s:?}: expected options KEY=VALUE after `NAME:`, found {kv:?}")
-            })?;
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| fail(SpecErrorKind::NotKeyValue(kv.to_string())))?;
             let (k, v) = (k.trim(), v.trim());
             if let Some(old) = spec.options.get(k).filter(|&old| old != v) {
-                return Err(format!(
-                    "{s:?}: expected one value for option {k}, found {old:?} and {v:?}"
-                ));
+                return Err(fail(SpecErrorKind::TwoValues {
+                    key: k.to_string(),
+                    first: old.to_string(),
+                    second: v.to_string(),
+                }));
             }
             spec = spec.with(k, v);
         }
@@ -324,7 +328,8 @@ mod tests {
             .is_ok());
         let e = "sat:amo=sequential,amo=pairwise"
             .parse::<EngineSpec>()
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("one value for option amo"), "{e}");
     }
 

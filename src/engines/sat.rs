@@ -458,16 +458,12 @@ impl Sat {
             None | Some("false") => None,
             Some("true") => Some(Mode {
                 rebuild: match options.get("rebuild") {
-                    Some(r) => r
-                        .parse::<Rebuild>()
-                        .map_err(OptionError::unparsed("rebuild"))?,
+                    Some(r) => r.parse::<Rebuild>()?,
                     None => DEFAULT_REBUILD,
                 },
                 deductions,
                 assume: match options.get("assume") {
-                    Some(a) => a
-                        .parse::<Assume>()
-                        .map_err(OptionError::unparsed("assume"))?,
+                    Some(a) => a.parse::<Assume>()?,
                     None => DEFAULT_ASSUME,
                 },
                 fallback: match options.get("fallback") {

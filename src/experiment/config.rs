@@ -449,7 +449,7 @@ pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experim
             (Some(name), None) => EngineSpec::new(name),
             (None, Some(s)) => s
                 .parse::<EngineSpec>()
-                .map_err(|m| err(&format!("{key}.spec"), m))?,
+                .map_err(|m| err(&format!("{key}.spec"), m.to_string()))?,
             (Some(_), Some(_)) => {
                 return Err(err(
                     &key,

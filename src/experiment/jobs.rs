@@ -55,16 +55,34 @@ impl fmt::Display for Shard {
     }
 }
 
-impl std::str::FromStr for Shard {
-    type Err = String;
+/// A `--shard` that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ShardError {
+    /// Not `i/N` with `N >= 1`.
+    #[error(
+        "{0:?}: expected i/N with shards numbered from 0, so 0 <= i < N (e.g. 0/2 and 1/2 are \
+         the two shards of 2)"
+    )]
+    NotAShard(String),
+    /// `i/N` with `i >= N`.
+    #[error(
+        "{shard:?}: there is no shard {index} of {count}: shards are numbered from 0, so the \
+         {count} shards are 0/{count} to {last}/{count}",
+        last = .count - 1
+    )]
+    NoSuchShard {
+        shard: String,
+        index: u64,
+        count: u64,
+    },
+}
 
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || {
-            format!(
-                "{s:?}: expected i/N with shards numbered from 0, so 0 <= i < N (e.g. 0/2 and \
-                 1/2 are the two shards of 2)"
-            )
-        };
+impl std::str::FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(s: &str) -> Result<Self, ShardError> {
+        let bad = || ShardError::NotAShard(s.to_string());
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
         let index: u64 = i.trim().parse().map_err(|_| bad())?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
@@ -72,11 +90,11 @@ impl std::str::FromStr for Shard {
             return Err(bad());
         }
         if index >= count {
-            return Err(format!(
-                "{s:?}: there is no shard {index} of {count}: shards are numbered from 0, so \
-                 the {count} shards are 0/{count} to {}/{count}",
-                count - 1
-            ));
+            return Err(ShardError::NoSuchShard {
+                shard: s.to_string(),
+                index,
+                count,
+            });
         }
         Ok(Shard { index, count })
     }
@@ -225,7 +243,7 @@ mod tests {
         for bad in ["3/3", "1", "a/2", "0/0", "-1/2"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
-        let err = "2/2".parse::<Shard>().unwrap_err();
+        let err = "2/2".parse::<Shard>().unwrap_err().to_string();
         assert!(
             err.contains("numbered from 0") && err.contains("0/2 to 1/2"),
             "{err}"

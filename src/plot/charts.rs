@@ -7,10 +7,9 @@ use super::axis::{format_value, Axis, Unit};
 use super::data::{self, is_limit, Instance, Metric, Selection};
 use super::draw::{series_style, Dash, Item, LegendEntry, Marker, Pen, Plot, GREY, PALETTE};
 use super::spec::UnknownName;
-use super::{ChartKind, ChartSpec};
+use super::{ChartKind, ChartSpec, PlotError};
 use crate::records::summary::{quantile, summarize};
 use crate::records::Record;
-use anyhow::bail;
 use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::{Color, RGBColor};
 use std::collections::BTreeMap;
@@ -18,7 +17,7 @@ use std::collections::BTreeMap;
 const WIDE: (u32, u32) = (1200, 750);
 
 /// Builds the plot that `spec` asks for.
-pub fn build(records: &[Record], spec: &ChartSpec) -> anyhow::Result<Plot> {
+pub fn build(records: &[Record], spec: &ChartSpec) -> Result<Plot, PlotError> {
     let sel = data::select(records, &spec.configs, &spec.datasets)?;
     let mut plot = match spec.kind {
         ChartKind::Cactus => cactus(&sel, spec)?,
@@ -183,7 +182,7 @@ fn answered_values(insts: &[&Instance<'_>]) -> Vec<f64> {
     values
 }
 
-fn cactus(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
+fn cactus(sel: &Selection<'_>, spec: &ChartSpec) -> Result<Plot, PlotError> {
     let m = spec_metric(spec)?;
     let inst = data::instances(&sel.records, m);
     let groups = by_config(sel, &inst);
@@ -292,7 +291,7 @@ fn cactus(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
 /// The survival function of the metric per configuration, as a count: after the `k`-th
 /// smallest answered value, `n - k` runs of the configuration's `n` are still unanswered
 /// (the runs stopped by a limit never are: they are censored at the limit).
-fn survival(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
+fn survival(sel: &Selection<'_>, spec: &ChartSpec) -> Result<Plot, PlotError> {
     let m = spec_metric(spec)?;
     let inst = data::instances(&sel.records, m);
     let groups = by_config(sel, &inst);
@@ -381,22 +380,22 @@ fn survival(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
     })
 }
 
-fn scatter(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
+fn scatter(sel: &Selection<'_>, spec: &ChartSpec) -> Result<Plot, PlotError> {
     let m = spec_metric(spec)?;
     let names: Vec<&str> = sel.configs.iter().map(|c| c.0).collect();
-    let pick = |wanted: &Option<String>, default: Option<&&str>, axis: &str| match wanted {
+    let pick = |wanted: &Option<String>, default: Option<&&str>, axis: &'static str| match wanted {
         Some(w) if names.contains(&w.as_str()) => Ok(w.clone()),
-        Some(w) => bail!(
-            "scatter: no configuration `{w}` for --{axis}; there are: {}",
-            names.join(", ")
-        ),
-        None => default.map(|s| s.to_string()).ok_or_else(|| {
-            anyhow::anyhow!(
-                "scatter needs two configurations, the records have {}: {}",
-                names.len(),
-                names.join(", ")
-            )
+        Some(w) => Err(PlotError::ScatterAxis {
+            axis,
+            name: w.clone(),
+            known: names.join(", "),
         }),
+        None => default
+            .map(|s| s.to_string())
+            .ok_or_else(|| PlotError::ScatterNeedsTwo {
+                count: names.len(),
+                known: names.join(", "),
+            }),
     };
     let a = pick(&spec.x, names.first(), "x")?;
     let b_default = names.iter().find(|n| **n != a);
@@ -613,7 +612,7 @@ pub fn box_stats(values: &[f64]) -> Option<BoxStats> {
     })
 }
 
-fn boxes(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
+fn boxes(sel: &Selection<'_>, spec: &ChartSpec) -> Result<Plot, PlotError> {
     let m = spec_metric(spec)?;
     let inst = data::instances(&sel.records, m);
     let groups = by_config(sel, &inst);
@@ -748,7 +747,7 @@ pub(super) fn bar_axis(label: &str, unit: Unit, values: &[f64]) -> (Axis, bool) 
     }
 }
 
-fn bars(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
+fn bars(sel: &Selection<'_>, spec: &ChartSpec) -> Result<Plot, PlotError> {
     let name = spec.metric.as_deref().unwrap_or("par2_s");
     let &(_, label) = data::bar_metric(name)?;
     // The summary of exactly the selected runs, as the report's table computes it.
@@ -860,7 +859,7 @@ fn bars(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
     })
 }
 
-fn line(sel: &Selection<'_>, spec: &ChartSpec) -> anyhow::Result<Plot> {
+fn line(sel: &Selection<'_>, spec: &ChartSpec) -> Result<Plot, PlotError> {
     let m = spec_metric(spec)?;
     let xc = data::x_column(spec.x.as_deref().unwrap_or("clues"))?;
     let inst = data::instances(&sel.records, m);

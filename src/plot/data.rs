@@ -4,8 +4,8 @@
 // The metrics a chart can name are part of a chart's specification (an experiment file
 // checks them when it is loaded, before any job): they live beside `ChartSpec`.
 pub use super::spec::{bar_metric, metric, x_column, Metric, BAR_METRICS, METRICS};
+use super::PlotError;
 use crate::records::Record;
-use anyhow::bail;
 use std::collections::BTreeMap;
 
 /// Whether a status is a limit hit (the run was stopped, its question is open).
@@ -33,7 +33,7 @@ pub fn select<'a>(
     records: &'a [Record],
     configs: &'a [String],
     datasets: &[String],
-) -> anyhow::Result<Selection<'a>> {
+) -> Result<Selection<'a>, PlotError> {
     let all_configs = first_seen(records.iter().map(|r| r.config.as_str()));
     let all_datasets = first_seen(records.iter().map(|r| r.dataset.as_str()));
     for (wanted, there, what) in [
@@ -42,10 +42,11 @@ pub fn select<'a>(
     ] {
         for w in wanted {
             if !there.contains(&w.as_str()) {
-                bail!(
-                    "no {what} `{w}` in the records; there are: {}",
-                    there.join(", ")
-                );
+                return Err(PlotError::NotInRecords {
+                    what,
+                    name: w.clone(),
+                    known: there.join(", "),
+                });
             }
         }
     }

@@ -4,6 +4,7 @@
 //! keeps the look (fonts, palette, layout) in one place.
 
 use super::axis::Axis;
+use super::error::DrawError;
 use super::font::FAMILY;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::element::DashedPathElement;
@@ -184,10 +185,6 @@ pub struct Plot {
     pub message: Option<String>,
 }
 
-fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
-    anyhow::anyhow!("drawing the chart: {e}")
-}
-
 fn style(size: f64) -> TextStyle<'static> {
     TextStyle::from((FAMILY, size).into_font()).color(&BLACK)
 }
@@ -232,17 +229,17 @@ fn path<DB: DrawingBackend>(
     root: &DrawingArea<DB, plotters::coord::Shift>,
     points: Vec<(i32, i32)>,
     pen: Pen,
-) -> anyhow::Result<()> {
+) -> Result<(), DrawError> {
     match pen.dash {
         Dash::Solid => root
             .draw(&PathElement::new(points, shape(pen)))
-            .map_err(err),
+            .map_err(DrawError::of),
         Dash::Dashed => root
             .draw(&DashedPathElement::new(points, 9, 6, shape(pen)))
-            .map_err(err),
+            .map_err(DrawError::of),
         Dash::Dotted => root
             .draw(&DashedPathElement::new(points, 2, 5, shape(pen)))
-            .map_err(err),
+            .map_err(DrawError::of),
     }
 }
 
@@ -254,24 +251,27 @@ fn marker<DB: DrawingBackend>(
     colour: RGBColor,
     size: u32,
     filled: bool,
-) -> anyhow::Result<()> {
+) -> Result<(), DrawError> {
     let s = size as i32;
     let st = if filled {
         colour.filled()
     } else {
         colour.stroke_width(2)
     };
-    let outline = |pts: Vec<(i32, i32)>| -> anyhow::Result<()> {
+    let outline = |pts: Vec<(i32, i32)>| -> Result<(), DrawError> {
         if filled {
-            root.draw(&Polygon::new(pts, st)).map_err(err)
+            root.draw(&Polygon::new(pts, st)).map_err(DrawError::of)
         } else {
             let mut closed = pts.clone();
             closed.push(pts[0]);
-            root.draw(&PathElement::new(closed, st)).map_err(err)
+            root.draw(&PathElement::new(closed, st))
+                .map_err(DrawError::of)
         }
     };
     match m {
-        Marker::Circle => root.draw(&Circle::new((x, y), s, st)).map_err(err),
+        Marker::Circle => root
+            .draw(&Circle::new((x, y), s, st))
+            .map_err(DrawError::of),
         Marker::Square => outline(vec![
             (x - s, y - s),
             (x + s, y - s),
@@ -303,13 +303,13 @@ fn marker<DB: DrawingBackend>(
                 vec![(x - s, y), (x + s, y)],
                 colour.stroke_width(2),
             ))
-            .map_err(err),
+            .map_err(DrawError::of),
         Marker::Cross => {
             let st = colour.stroke_width(2);
             root.draw(&PathElement::new(vec![(x - s, y - s), (x + s, y + s)], st))
-                .map_err(err)?;
+                .map_err(DrawError::of)?;
             root.draw(&PathElement::new(vec![(x - s, y + s), (x + s, y - s)], st))
-                .map_err(err)
+                .map_err(DrawError::of)
         }
     }
 }
@@ -318,8 +318,8 @@ fn marker<DB: DrawingBackend>(
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, plotters::coord::Shift>,
     plot: &Plot,
-) -> anyhow::Result<()> {
-    root.fill(&WHITE).map_err(err)?;
+) -> Result<(), DrawError> {
+    root.fill(&WHITE).map_err(DrawError::of)?;
     let (w, h) = root.dim_in_pixel();
 
     // Header: title and a grey subtitle, centred.
@@ -332,7 +332,7 @@ pub fn draw<DB: DrawingBackend>(
             .pos(centre),
         (w as i32 / 2, 12),
     )
-    .map_err(err)?;
+    .map_err(DrawError::of)?;
     let mut header = 12 + TITLE_SIZE as i32 + 8;
     if !plot.subtitle.is_empty() {
         let sub = fit(root, &plot.subtitle, SUBTITLE_SIZE, w - 40);
@@ -341,7 +341,7 @@ pub fn draw<DB: DrawingBackend>(
             &style(SUBTITLE_SIZE).color(&GREY).pos(centre),
             (w as i32 / 2, header),
         )
-        .map_err(err)?;
+        .map_err(DrawError::of)?;
         header += SUBTITLE_SIZE as i32 + 8;
     }
     let body = root.margin(header as u32, 10, 10, 16);
@@ -379,7 +379,7 @@ pub fn draw<DB: DrawingBackend>(
         .x_label_area_size(x_area)
         .y_label_area_size(y_area)
         .build_cartesian_2d(xr, yr)
-        .map_err(err)?;
+        .map_err(DrawError::of)?;
     let x_fmt = |v: &f64| plot.x.tick_label(*v);
     let y_fmt = |v: &f64| plot.y.tick_label(*v);
     let mut mesh = chart.configure_mesh();
@@ -399,7 +399,7 @@ pub fn draw<DB: DrawingBackend>(
     if !plot.x.categories.is_empty() {
         mesh.disable_x_mesh();
     }
-    mesh.draw().map_err(err)?;
+    mesh.draw().map_err(DrawError::of)?;
 
     let px = |p: (f64, f64)| chart.backend_coord(&p);
     for item in &plot.items {
@@ -428,10 +428,10 @@ pub fn draw<DB: DrawingBackend>(
             } => {
                 let (a, b) = (px(*from), px(*to));
                 root.draw(&Rectangle::new([a, b], fill.filled()))
-                    .map_err(err)?;
+                    .map_err(DrawError::of)?;
                 if let Some(pen) = border {
                     root.draw(&Rectangle::new([a, b], shape(*pen)))
-                        .map_err(err)?;
+                        .map_err(DrawError::of)?;
                 }
             }
             Item::Text {
@@ -448,7 +448,7 @@ pub fn draw<DB: DrawingBackend>(
                     &style(NOTE_SIZE).color(colour).pos(Pos::new(*h, *v)),
                     (x + offset.0, y + offset.1),
                 )
-                .map_err(err)?;
+                .map_err(DrawError::of)?;
             }
         }
     }
@@ -461,7 +461,7 @@ pub fn draw<DB: DrawingBackend>(
                 .pos(Pos::new(HPos::Center, VPos::Center)),
             (cx, cy),
         )
-        .map_err(err)?;
+        .map_err(DrawError::of)?;
     }
 
     // The legend: a sample of each series' line and marker, then its label.
@@ -479,7 +479,7 @@ pub fn draw<DB: DrawingBackend>(
                     &style(LEGEND_SIZE).color(&GREY),
                     (sx + 8, top + row * i as i32),
                 )
-                .map_err(err)?;
+                .map_err(DrawError::of)?;
                 break;
             }
             let y = top + row * i as i32 + row / 2;
@@ -495,9 +495,9 @@ pub fn draw<DB: DrawingBackend>(
                 &style(LEGEND_SIZE).pos(Pos::new(HPos::Left, VPos::Center)),
                 (sx + 56, y),
             )
-            .map_err(err)?;
+            .map_err(DrawError::of)?;
         }
     }
-    root.present().map_err(err)?;
+    root.present().map_err(DrawError::of)?;
     Ok(())
 }

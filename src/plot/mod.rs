@@ -4,7 +4,8 @@
 //! An experiment file's `[[charts]]` tables are read with it as [`ChartSpec`]s; after a run,
 //! `sudolab run` calls [`draw_run_charts`] ([`render`] for each, [`report`] once); `sudolab
 //! plot` and `sudolab report` do the same from CSV files. This module reads [`crate::records`]
-//! only; the runner ([`crate::experiment`]) uses its [`ChartSpec`], never the reverse.
+//! only; the runner ([`crate::experiment`]) uses its [`ChartSpec`], never the reverse. What
+//! cannot be drawn or written is a [`PlotError`].
 //!
 //! Conventions shared by every chart (see the captions, which say them to the reader):
 //! repetitions of an instance are reduced to their median first; only runs that answered or
@@ -17,16 +18,18 @@ mod axis;
 mod charts;
 mod data;
 mod draw;
+mod error;
 mod font;
 mod report;
 mod spec;
 
 pub use data::{BAR_METRICS, METRICS};
+pub use error::{DrawError, PlotError};
 pub use report::{report_figures, About, Content, Figure};
 pub use spec::{ChartError, ChartKind, ChartSpec, UnknownName};
 
+use crate::records::error::{FileAction, FileError};
 use crate::records::Record;
-use anyhow::Context;
 use std::path::{Path, PathBuf};
 
 /// The output format, from the file's extension.
@@ -36,7 +39,7 @@ enum Format {
     Png,
 }
 
-fn format_of(out: &Path) -> anyhow::Result<Format> {
+fn format_of(out: &Path) -> Result<Format, PlotError> {
     match out
         .extension()
         .and_then(|e| e.to_str())
@@ -45,43 +48,43 @@ fn format_of(out: &Path) -> anyhow::Result<Format> {
     {
         Some("svg") => Ok(Format::Svg),
         Some("png") => Ok(Format::Png),
-        _ => anyhow::bail!(
-            "{}: the chart's file name must end in .svg or .png",
-            out.display()
-        ),
+        _ => Err(PlotError::Format(out.to_path_buf())),
     }
 }
 
 /// Draws `spec` from `records` into `out` (SVG or PNG by extension).
-pub fn render(records: &[Record], spec: &ChartSpec, out: &Path) -> anyhow::Result<()> {
+pub fn render(records: &[Record], spec: &ChartSpec, out: &Path) -> Result<(), PlotError> {
     let format = format_of(out)?;
     let plot = charts::build(records, spec)?;
     match format {
         Format::Svg => {
             let svg = svg_of(&plot)?;
-            std::fs::write(out, svg).with_context(|| format!("{}: cannot write", out.display()))
+            std::fs::write(out, svg).map_err(|e| FileError::new(out, FileAction::Write, e).into())
         }
         Format::Png => {
             font::ensure_registered();
             let backend = plotters::prelude::BitMapBackend::new(out, plot.size);
             let root = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
-            draw::draw(&root, &plot).with_context(|| format!("{}: cannot write", out.display()))
+            draw::draw(&root, &plot).map_err(|source| PlotError::WriteImage {
+                path: out.to_path_buf(),
+                source,
+            })
         }
     }
 }
 
 /// `spec` drawn as an SVG document, and its caption.
-pub fn render_svg(records: &[Record], spec: &ChartSpec) -> anyhow::Result<(String, String)> {
+pub fn render_svg(records: &[Record], spec: &ChartSpec) -> Result<(String, String), PlotError> {
     let plot = charts::build(records, spec)?;
     Ok((svg_of(&plot)?, plot.caption))
 }
 
 /// What the report prints under a chart: how to read it and what it leaves out.
-pub fn caption(records: &[Record], spec: &ChartSpec) -> anyhow::Result<String> {
+pub fn caption(records: &[Record], spec: &ChartSpec) -> Result<String, PlotError> {
     Ok(charts::build(records, spec)?.caption)
 }
 
-fn svg_of(plot: &draw::Plot) -> anyhow::Result<String> {
+fn svg_of(plot: &draw::Plot) -> Result<String, DrawError> {
     font::ensure_registered();
     let mut svg = String::new();
     {
@@ -155,18 +158,17 @@ pub fn report(
     charts: &[(ChartSpec, PathBuf)],
     metadata: &[serde_json::Value],
     out: &Path,
-) -> anyhow::Result<()> {
+) -> Result<(), PlotError> {
     let mut figures = Vec::new();
     for (spec, path) in charts {
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("{}: cannot read chart", path.display()))?;
-        let content =
-            match format_of(path)? {
-                Format::Svg => report::Content::Svg(String::from_utf8(bytes).map_err(|_| {
-                    anyhow::anyhow!("{}: the SVG file is not UTF-8", path.display())
-                })?),
-                Format::Png => report::Content::Png(bytes),
-            };
+        let bytes =
+            std::fs::read(path).map_err(|e| FileError::new(path, FileAction::ReadChart, e))?;
+        let content = match format_of(path)? {
+            Format::Svg => report::Content::Svg(
+                String::from_utf8(bytes).map_err(|_| PlotError::SvgNotUtf8(path.clone()))?,
+            ),
+            Format::Png => report::Content::Png(bytes),
+        };
         figures.push(Figure {
             caption: caption(records, spec).unwrap_or_default(),
             content,
@@ -209,12 +211,20 @@ pub fn draw_run_charts(
         let path = dir.join(file);
         match render(records, &spec, &path) {
             Ok(()) => drawn.push((spec, path)),
-            Err(e) => eprintln!("sudolab: warning: chart {}: {e:#}", path.display()),
+            Err(e) => eprintln!(
+                "sudolab: warning: chart {}: {}",
+                path.display(),
+                error::with_causes(&e)
+            ),
         }
     }
     let html = dir.join(format!("{stem}.html"));
     if let Err(e) = report(records, &drawn, std::slice::from_ref(meta), &html) {
-        eprintln!("sudolab: warning: report {}: {e:#}", html.display());
+        eprintln!(
+            "sudolab: warning: report {}: {}",
+            html.display(),
+            error::with_causes(&e)
+        );
     }
 }
 

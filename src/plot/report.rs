@@ -2,9 +2,10 @@
 //! scripts, nothing fetched) that can be mailed or archived beside the CSV it was made from.
 //! Every text that comes from a CSV or a sidecar is HTML-escaped.
 
+use super::PlotError;
+use crate::records::error::{FileAction, FileError};
 use crate::records::summary::{secs, summarize, unsolved_text};
 use crate::records::Record;
-use anyhow::Context;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -351,9 +352,9 @@ pub fn report_figures(
     figures: &[Figure],
     metadata: &[serde_json::Value],
     out: &Path,
-) -> anyhow::Result<()> {
+) -> Result<(), PlotError> {
     std::fs::write(out, html(records, about, figures, metadata))
-        .with_context(|| format!("{}: cannot write the report", out.display()))
+        .map_err(|e| FileError::new(out, FileAction::WriteReport, e).into())
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@ use serde::Deserialize;
 use std::path::Path;
 
 /// The kinds of chart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum ChartKind {
     /// Runs solved (x) against time or another metric (y, log), one line per configuration.

@@ -468,3 +468,40 @@ fn bars_turn_log_past_a_tenfold_span_and_stay_monotone() {
     assert!(axis(&[0.0, 0.001, 5.0]));
     assert!(!axis(&[]));
 }
+
+/// A chart or report that cannot be written names its file, and the system's error is the
+/// cause (as `sudolab` prints an error: the text, then each cause after `: `).
+#[test]
+fn unwritable_files_name_the_file_and_the_cause() {
+    let records = synthetic();
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing");
+    for name in ["x.svg", "x.png"] {
+        let out = missing.join(name);
+        let e = render(&records, &spec(ChartKind::Box, None), &out).unwrap_err();
+        let text = error::with_causes(&e);
+        assert!(
+            text.starts_with(&format!("{}: cannot write: ", out.display())),
+            "{text}"
+        );
+    }
+    let out = missing.join("x.html");
+    let e = report(&records, &[], &[], &out).unwrap_err();
+    assert!(
+        error::with_causes(&e)
+            .starts_with(&format!("{}: cannot write the report: ", out.display())),
+        "{e}"
+    );
+    let chart = missing.join("chart.svg");
+    let e = report(
+        &records,
+        &[(spec(ChartKind::Box, None), chart.clone())],
+        &[],
+        &dir.path().join("x.html"),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!("{}: cannot read chart", chart.display())
+    );
+}

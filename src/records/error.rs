@@ -14,6 +14,10 @@ pub enum FileAction {
     /// Reading failed inside the data, which for a record file is most likely a damaged gzip.
     Decode,
     Write,
+    /// Reading a chart to inline in a report.
+    ReadChart,
+    /// Writing a report page.
+    WriteReport,
 }
 
 impl std::fmt::Display for FileAction {
@@ -25,6 +29,8 @@ impl std::fmt::Display for FileAction {
             FileAction::Read => "cannot read",
             FileAction::Decode => "cannot read (corrupt or truncated gzip?)",
             FileAction::Write => "cannot write",
+            FileAction::ReadChart => "cannot read chart",
+            FileAction::WriteReport => "cannot write the report",
         })
     }
 }

@@ -196,7 +196,8 @@ pub fn data(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
-/// Runs the `sudolab` binary built for the tests.
+/// Runs the `sudolab` binary built for the tests (the `cli` feature builds it).
+#[cfg(feature = "cli")]
 pub fn sudolab(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_sudolab"))
         .args(args)

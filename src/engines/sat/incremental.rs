@@ -38,6 +38,7 @@ use crate::cnf::{
     CnfOptions, Deadline, EncodeLimits, EncodeStop, GivensMode, Interrupt, Propagated, SatAnswer,
     SatBackend, Scratch, SizeStats, Teardown,
 };
+use crate::engines::OptionError;
 use crate::puzzle::{Geometry, Puzzle};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -56,16 +57,19 @@ pub enum Rebuild {
 }
 
 impl std::str::FromStr for Rebuild {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = OptionError;
+    fn from_str(s: &str) -> Result<Self, OptionError> {
         match s {
             "auto" => Ok(Rebuild::Auto),
             "never" => Ok(Rebuild::Never),
             _ => match s.parse::<u64>() {
                 Ok(n) if n > 0 => Ok(Rebuild::Every(n)),
-                _ => Err(format!(
-                    "rebuild must be auto, never or a number of puzzles >= 1, not {s:?}"
-                )),
+                _ => Err(OptionError::BadValue {
+                    context: "",
+                    key: "rebuild",
+                    expected: "auto, never or a number of puzzles >= 1",
+                    value: s.to_string(),
+                }),
             },
         }
     }
@@ -219,13 +223,18 @@ pub enum Assume {
 }
 
 impl std::str::FromStr for Assume {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = OptionError;
+    fn from_str(s: &str) -> Result<Self, OptionError> {
         match s {
             "placed" => Ok(Assume::Placed),
             "all" => Ok(Assume::All),
             "refuted" => Ok(Assume::Refuted),
-            _ => Err(format!("assume must be placed, all or refuted, not {s:?}")),
+            _ => Err(OptionError::BadValue {
+                context: "",
+                key: "assume",
+                expected: "placed, all or refuted",
+                value: s.to_string(),
+            }),
         }
     }
 }
