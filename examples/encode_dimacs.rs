@@ -15,11 +15,11 @@ use sudolab::puzzle::{read_str, ReadOptions};
 /// A 4x4 puzzle in the line format (2x2 boxes): small enough to read its DIMACS.
 const PUZZLE: &str = "1000001001000003";
 
-fn main() -> anyhow::Result<()> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (_format, puzzles) = read_str(PUZZLE, "<example>", &ReadOptions::default())?;
     let puzzle = &puzzles[0].puzzle;
     let encoding: CnfEncoding = match std::env::args().nth(1) {
-        Some(name) => name.parse().map_err(anyhow::Error::msg)?,
+        Some(name) => name.parse()?,
         None => CnfEncoding::default(),
     };
     // The other options (at-most-one encoding, givens as units or assumptions, ...) keep

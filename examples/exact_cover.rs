@@ -17,7 +17,7 @@ use sudolab::puzzle::{read_str, ReadOptions};
 const PUZZLE: &str =
     "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 
-fn main() -> anyhow::Result<()> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (_format, puzzles) = read_str(PUZZLE, "<example>", &ReadOptions::default())?;
     let puzzle = &puzzles[0].puzzle;
 
@@ -43,7 +43,7 @@ fn main() -> anyhow::Result<()> {
     puzzle.check_solution(&grid)?;
 
     // The `dlx` engine searches the same matrix (same items, options and order).
-    let mut engine = EngineSpec::new("dlx").make().map_err(anyhow::Error::msg)?;
+    let mut engine = EngineSpec::new("dlx").make()?;
     let run = engines::run(engine.as_mut(), puzzle, &Limits::solutions(2));
     println!("dlx engine: {} in {} nodes", run.status, run.stats.nodes);
     assert_eq!(run.solutions[0], grid);

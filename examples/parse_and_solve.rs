@@ -14,7 +14,7 @@ use sudolab::puzzle::{read_str, write_grid, OutputFormat, ReadOptions};
 const PUZZLE: &str =
     "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
 
-fn main() -> anyhow::Result<()> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The reader detects the format (line, grid, puzzlekit JSON, ...) and the size.
     let (_format, puzzles) = read_str(PUZZLE, "<example>", &ReadOptions::default())?;
     let puzzle = &puzzles[0].puzzle;
@@ -22,9 +22,8 @@ fn main() -> anyhow::Result<()> {
     let spec: EngineSpec = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "dlx".to_string())
-        .parse()
-        .map_err(anyhow::Error::msg)?;
-    let mut engine = spec.make().map_err(anyhow::Error::msg)?;
+        .parse()?;
+    let mut engine = spec.make()?;
 
     // `engines::run` checks every solution the engine reports against the houses and givens.
     let outcome = engines::run(engine.as_mut(), puzzle, &Limits::solutions(2));
@@ -36,7 +35,7 @@ fn main() -> anyhow::Result<()> {
         (outcome.build + outcome.solve).as_secs_f64() * 1e3
     );
     if outcome.status != Status::Unique {
-        anyhow::bail!("expected a unique solution, found {}", outcome.status);
+        return Err(format!("expected a unique solution, found {}", outcome.status).into());
     }
     let solution = &outcome.solutions[0];
     puzzle.check_solution(solution)?;

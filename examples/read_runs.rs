@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use sudolab::records::{read_records, summarize};
 
-fn main() -> anyhow::Result<()> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results/killer.csv.gz"),
         PathBuf::from,

@@ -10,7 +10,7 @@ use sudolab::engines::{self, EngineSpec, Limits};
 use sudolab::puzzle::{read_file, ReadOptions};
 use sudolab::records::{puzzle_text, Record, RunKey};
 
-fn main() -> anyhow::Result<()> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "sample-records.csv".into());
@@ -32,9 +32,9 @@ fn main() -> anyhow::Result<()> {
         for (i, p) in puzzles.iter().take(take).enumerate() {
             let text = puzzle_text(&p.puzzle);
             for config in configs {
-                let spec: EngineSpec = config.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+                let spec: EngineSpec = config.parse()?;
                 for rep in 0..reps {
-                    let mut engine = spec.make().map_err(|e| anyhow::anyhow!("{e}"))?;
+                    let mut engine = spec.make()?;
                     let outcome = engines::run(engine.as_mut(), &p.puzzle, &limits);
                     let key = RunKey {
                         experiment: "sample",

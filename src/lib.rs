@@ -31,8 +31,8 @@
 //!
 //! # Features
 //!
-//! `cli` (default): the `sudolab` binary and [`cli`], with the argument parser only they
-//! need. A program that uses the library alone turns it off:
+//! `cli` (default): the `sudolab` binary and [`cli`], with what only they use (`clap`,
+//! `anyhow`, `indicatif`); the library's errors are its own types. A program that uses the library alone turns it off:
 //! `sudolab = { path = "...", default-features = false }`.
 
 pub mod certify;

@@ -10,6 +10,7 @@ mod common;
 mod engines_cmd;
 mod generate;
 mod plot_cmd;
+mod progress;
 mod reduce;
 mod run;
 mod solve;

@@ -3,6 +3,7 @@
 
 use super::common::load_records;
 use super::common::whole;
+use super::progress::Bar;
 use crate::experiment::jobs::Shard;
 use crate::experiment::runner::{self, RunOptions};
 use crate::plot;
@@ -12,6 +13,7 @@ use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
@@ -134,18 +136,20 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         shard: args.shard,
         resume: args.resume,
         out: args.out,
-        progress: std::io::stderr().is_terminal(),
+        progress: std::io::stderr()
+            .is_terminal()
+            .then(|| Arc::new(Bar::default()) as Arc<dyn runner::Progress>),
         command: std::env::args().collect(),
         ..RunOptions::default()
     };
     let report = match runner::run(&args.config, &opts) {
         Ok(report) => report,
         Err(e) => {
-            if let Some(i) = e.downcast_ref::<runner::Interrupted>() {
+            if let runner::RunErrorKind::Interrupted(i) = e.kind() {
                 eprintln!("sudolab: {i}");
                 return Ok(ExitCode::from(i.exit_code()));
             }
-            return Err(e);
+            return Err(e.into());
         }
     };
     if report.already_complete {
@@ -169,7 +173,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             Ok(records) => {
                 plot::draw_run_charts(&report.charts, &records, &report.output, &report.metadata)
             }
-            Err(e) => eprintln!("sudolab: warning: no charts: {e:#}"),
+            Err(e) => eprintln!("sudolab: warning: no charts: {:#}", anyhow::Error::from(e)),
         }
     }
     print!("{}", format_table(&report.summary));

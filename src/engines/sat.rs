@@ -27,8 +27,9 @@
 //! decisions: checked between solve calls where they are known, and given to the backend as
 //! each call's decision cap ([`crate::cnf::SatBackend::set_decision_limit`]; the decisions
 //! left with batsat and external CaDiCaL or Kissat; with embedded CaDiCaL, which caps but
-//! does not count, a cap that shrinks from call to call, so that one puzzle's calls make
-//! fewer than twice the limit in all: [`decisions_left`]). varisat has no decision limit: its rows say in their note
+//! does not count, a cap that shrinks from call to call: N, then N/(k(k+1)) for call k,
+//! so that one puzzle's calls make fewer than 2N decisions in all). varisat has no
+//! decision limit: its rows say in their note
 //! that the node limit was not applied. A backend's conflict limit ends the search as
 //! `node-limit`.
 

@@ -10,17 +10,32 @@
 //! same code differently, which moves the bare loop's CPU time by 2-4% between builds, as
 //! much as the runner's whole overhead (docs/benchmarks.md, `scripts/bench/runner.sh`).
 
-use crate::engines::{self, EngineSpec, Limits};
-use crate::puzzle::read_puzzles;
+use crate::engines::{self, EngineError, EngineSpec, Limits, SpecError};
+use crate::puzzle::{read_puzzles, ParseError};
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// Why [`bare_loop`] could not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BaselineError {
+    /// The puzzle file could not be read.
+    #[error(transparent)]
+    Puzzles(#[from] ParseError),
+    /// The engine specification is not `NAME[:KEY=VALUE,...]`.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// The engine could not be made.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
 /// Runs engine `spec` on every puzzle of `file` and returns the line to print: the number
 /// of puzzles, the engine and the count of each status.
-pub fn bare_loop(file: &Path, spec: &str) -> anyhow::Result<String> {
+pub fn bare_loop(file: &Path, spec: &str) -> Result<String, BaselineError> {
     let puzzles = read_puzzles(file)?;
-    let spec: EngineSpec = spec.parse().map_err(anyhow::Error::msg)?;
-    let mut engine = spec.make().map_err(anyhow::Error::msg)?;
+    let spec: EngineSpec = spec.parse()?;
+    let mut engine = spec.make()?;
     let limits = Limits::solutions(2);
     let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
     for p in &puzzles {

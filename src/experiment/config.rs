@@ -49,7 +49,7 @@
 //! The file's fingerprint is the FNV-1a hash of its text ([`crate::records::record::fnv1a`]): `--resume`
 //! and `merge` refuse to combine rows of different experiment texts.
 
-use crate::engines::{Engine, EngineSpec, Limits, DEFAULT_MAX_LIVE};
+use crate::engines::{Engine, EngineError, EngineSpec, Limits, DEFAULT_MAX_LIVE};
 use crate::plot::ChartSpec;
 use crate::puzzle::{Alphabet, Format, ReadOptions};
 use crate::records::record::fnv1a;
@@ -60,11 +60,11 @@ use std::time::Duration;
 
 /// Makes an engine from a configuration. The runner takes one so that tests can inject
 /// engines that misbehave (ignore the clock, panic) without registering them.
-pub type EngineFactory = dyn Fn(&EngineSpec) -> Result<Box<dyn Engine>, String> + Send + Sync;
+pub type EngineFactory = dyn Fn(&EngineSpec) -> Result<Box<dyn Engine>, EngineError> + Send + Sync;
 
 /// The factory of registered engines.
-pub fn registered_engine(spec: &EngineSpec) -> Result<Box<dyn Engine>, String> {
-    spec.make().map_err(|e| e.to_string())
+pub fn registered_engine(spec: &EngineSpec) -> Result<Box<dyn Engine>, EngineError> {
+    spec.make()
 }
 
 /// A parsed and validated experiment file.
@@ -495,7 +495,7 @@ pub fn parse(text: &str, path: &Path, factory: &EngineFactory) -> Result<Experim
         }
         // Point at the engine's name (or spec), which the option names belong to.
         let named = if e.spec.is_some() { "spec" } else { "engine" };
-        factory(&spec).map_err(|m| err_at(&format!("{key}.{named}"), &key, m))?;
+        factory(&spec).map_err(|m| err_at(&format!("{key}.{named}"), &key, m.to_string()))?;
         // A label not written is the spec's: point at the engine then.
         let label_at = match e.label {
             Some(_) => format!("{key}.label"),
