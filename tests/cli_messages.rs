@@ -184,7 +184,7 @@ fn dlx_errors_name_line_and_column() {
     std::fs::write(dir.path().join("twice.dlx"), "a b | c | d\n").unwrap();
     let o = run_in(dir.path(), &["dlx", "twice.dlx"]);
     refused(&o, &["twice.dlx:1:9: expected at most one `|`"]);
-    // Not UTF-8: at the bad byte, as for puzzle files (it used to be `0:0`).
+    // Not UTF-8: at the bad byte, as for puzzle files (not `0:0`).
     std::fs::write(dir.path().join("bin.dlx"), b"a b\na\n\xff b\n").unwrap();
     let o = run_in(dir.path(), &["dlx", "bin.dlx"]);
     refused(&o, &["bin.dlx:3:1: expected UTF-8 text"]);

@@ -162,8 +162,8 @@ fn bad_experiment_files_exit_2_naming_file_and_key() {
 }
 
 /// A `[[charts]]` entry that no rows could draw stops the run before its first job, exit 2,
-/// naming the file, line and column of the value at fault (it used to be a warning after the
-/// last job, exit 0), as `report --charts-from` refuses it.
+/// naming the file, line and column of the value at fault (not a warning after the last
+/// job with exit 0), as `report --charts-from` refuses it.
 #[test]
 fn a_bad_chart_stops_the_run_before_its_first_job() {
     let dir = tempfile::tempdir().unwrap();

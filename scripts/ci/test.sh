@@ -47,6 +47,9 @@ fi
 
 cargo test --release --locked
 
+# The library builds without the command line's dependencies (`default-features = false`).
+cargo check --release --locked --lib --no-default-features --quiet
+
 # The API documentation builds without a warning (broken or private intra-doc links).
 RUSTDOCFLAGS="-D warnings" cargo doc --release --locked --no-deps --quiet
 
