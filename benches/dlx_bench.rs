@@ -14,17 +14,15 @@
 //! `dlx_counts` test). `scripts/bench/dlx.sh` runs an old and a new build of it interleaved.
 //! Only the public API is used, so the same file builds against older versions of sudolab.
 
+mod common;
+
 use std::time::Instant;
 use sudolab::engines::{EngineSpec, Limits, Status};
 use sudolab::puzzle::read_puzzles;
 use sudolab::timing::thread_cpu_time;
 
 fn main() {
-    // `cargo bench` passes `--bench` to the program: not one of its arguments.
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args = common::args();
     if args.len() < 2 {
         eprintln!("usage: dlx_bench solve|counts FILE [MIN_CPU_SECS] [ENGINE_SPEC]");
         std::process::exit(2);
@@ -36,10 +34,7 @@ fn main() {
         .map_or("dlx", String::as_str)
         .parse()
         .expect("engine spec");
-    let puzzles = read_puzzles(std::path::Path::new(file)).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    });
+    let puzzles = common::puzzles_or_exit(file);
     let limits = Limits::solutions(2);
     let mut engine = spec.make().expect("engine");
     if mode == "counts" {

@@ -17,6 +17,8 @@
 //! 1,000 of the random binary clauses, then gives the lemma `1` (RUP through `z`), whose
 //! propagation runs the whole chain to the conflict.
 
+mod common;
+
 use std::io::BufReader;
 use std::time::{Duration, Instant};
 
@@ -109,11 +111,7 @@ fn report_load(checker: &DratChecker, start: Instant) {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench` to the program: not one of its arguments.
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args = common::args();
     let value = |name: &str| {
         args.iter()
             .position(|a| a == name)

@@ -10,12 +10,10 @@
 //! cargo bench --bench engine_loop -- FILE ENGINE[:KEY=VALUE,...]
 //! ```
 
+mod common;
+
 fn main() {
-    // `cargo bench` passes `--bench` to the program: not one of its arguments.
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args = common::args();
     let [file, spec] = &args[..] else {
         eprintln!("usage: engine_loop FILE ENGINE[:KEY=VALUE,...]");
         std::process::exit(2);

@@ -13,6 +13,8 @@
 //! check); `guesses` = one untimed pass printing the median and mean guesses per puzzle.
 //! `scripts/bench/fast.sh` runs it beside the peer harness.
 
+mod common;
+
 use std::time::Instant;
 use sudolab::engines::fast::Solver;
 use sudolab::engines::{self, EngineSpec, Limits, Status};
@@ -20,21 +22,14 @@ use sudolab::puzzle::read_puzzles;
 use sudolab::timing::thread_cpu_time;
 
 fn main() {
-    // `cargo bench` passes `--bench` to the program: not one of its arguments.
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args = common::args();
     if args.len() < 2 {
         eprintln!("usage: fast_bench solver|engine|guesses FILE [MIN_CPU_SECS]");
         std::process::exit(2);
     }
     let (mode, file) = (args[0].as_str(), args[1].as_str());
     let min_secs: f64 = args.get(2).map_or(2.0, |s| s.parse().expect("seconds"));
-    let puzzles = read_puzzles(std::path::Path::new(file)).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    });
+    let puzzles = common::puzzles_or_exit(file);
     let digits: Vec<[u8; 81]> = puzzles
         .iter()
         .map(|p| {

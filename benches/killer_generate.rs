@@ -9,16 +9,14 @@
 //! `SEEDS` seeds `0..SEEDS` (default 5); `ENGINE` the engine of the checks (default, or `-`:
 //! dlx); `NODE_LIMIT` the node limit of each check (default that of `generate --killer`).
 
+mod common;
+
 use std::time::Instant;
 use sudolab::engines::EngineSpec;
 use sudolab::generate::killer::{KillerGenerator, KillerOptions};
 
 fn main() {
-    // `cargo bench` passes `--bench` to the program: not one of its arguments.
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args = common::args();
     let n: usize = args
         .first()
         .map_or(9, |s| s.parse().expect("N is a number"));

@@ -13,6 +13,8 @@
 //! puzzle (same binary, same moment), R rounds over the file; each puzzle's time per phase is
 //! its best over the rounds; the table gives the median and the mean over the puzzles.
 
+mod common;
+
 use std::time::Instant;
 use sudolab::cnf::{self, CnfEncoding, CnfOptions, Deadline, SatAnswer};
 use sudolab::engines::{self, EngineOptions, Limits};
@@ -103,11 +105,7 @@ fn varisat_alone(clauses: &[Vec<Lit>], block: &[Lit]) -> f64 {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench` to the program: not one of its arguments.
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args = common::args();
     let mut file = format!("{}/data/magictour-top1465.txt", env!("CARGO_MANIFEST_DIR"));
     let mut reps = 3;
     let mut i = 0;

@@ -20,6 +20,8 @@
 //!    with 0 decisions).
 //! 3. rk25: the `sat` engine with `optimized` (and `extended`) on data/rk-25x25.txt.
 
+mod common;
+
 use std::time::{Duration, Instant};
 use sudolab::cnf::{
     self, backend::Batsat, CnfEncoding, CnfOptions, Deadline, SatAnswer, SatBackend,
@@ -246,11 +248,7 @@ fn rk25() {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench` to the program: not one of its arguments.
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args = common::args();
     let mut royle_k = Some(5000);
     let mut reps = 3;
     let mut only: Option<Vec<String>> = None;

@@ -9,16 +9,14 @@
 //! repetition (`REPS` in the environment, default 3) and the best repetition is reported, with
 //! the totals of its counters. Every outcome must be `unique`.
 
+mod common;
+
 use std::time::Instant;
 use sudolab::engines::{EngineSpec, Limits, Status};
 use sudolab::puzzle::{read_puzzles, Puzzle};
 
 fn main() {
-    // `cargo bench` passes `--bench` to the program: not one of its arguments.
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args = common::args();
     let file = args
         .first()
         .cloned()
