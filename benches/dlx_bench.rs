@@ -18,7 +18,6 @@ mod common;
 
 use std::time::Instant;
 use sudolab::engines::{EngineSpec, Limits, Status};
-use sudolab::puzzle::read_puzzles;
 use sudolab::timing::thread_cpu_time;
 
 fn main() {

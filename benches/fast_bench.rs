@@ -18,7 +18,6 @@ mod common;
 use std::time::Instant;
 use sudolab::engines::fast::Solver;
 use sudolab::engines::{self, EngineSpec, Limits, Status};
-use sudolab::puzzle::read_puzzles;
 use sudolab::timing::thread_cpu_time;
 
 fn main() {

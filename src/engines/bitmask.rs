@@ -61,7 +61,11 @@
 //! a level is complete, every cage is checked the same way (its empty cells will receive
 //! distinct digits above the level's), so a level that leaves some cage's sum out of reach
 //! fails at its last placement (a dead end, counted in `backtracks`) rather than when a later
-//! digit enters that cage.
+//! digit enters that cage. Within a level the same test runs row by row: once row `r` has
+//! its digit, a cage with a cell in row `r` that does not hold `d` and whose empty cells
+//! cannot complete its sum with digits above `d` alone needs `d` at this level, so it must
+//! keep a cell for `d` in a later row (empty, in a column and a region that do not hold `d`
+//! yet); otherwise the placement fails as a dead end at once, not at the level's end.
 //!
 //! # Behaviour
 //!
@@ -110,15 +114,17 @@ pub static INFO: EngineInfo = EngineInfo {
             box/region, diagonal and taken-cell masks (and the cage check) and receives the \
             digit",
     counters: "guesses = row visits (arriving at a row of a level from above) with two or \
-               more positions passing the masks; backtracks = row visits with no position \
-               passing the masks (dead ends); failed_rows = row visits that exhaust the row's \
+               more positions passing the masks; backtracks = dead ends: row visits with no \
+               position passing the masks, and (killer) placements that leave a cage unable \
+               to complete its sum (checked after each row and at each level's end); failed_rows = row visits that exhaust the row's \
                list with no solution found below; candidates = entries of the \
                precomputed (digit, row) -> positions table",
     sides: Sides::Any,
     search_tree: true,
     capabilities: "boxes R x C, jigsaw regions, X-sudoku diagonals; killer cages (a digit \
-                   mask and a sum bound per cage, tested with the masks); any side up to the \
-                   model's maximum; no options",
+                   mask and a sum bound per cage, tested with the masks; after each row, a \
+                   cage that needs the level's digit must keep a cell for it in a later row); \
+                   any side up to the model's maximum; no options",
     make,
     variants: super::no_variants,
 };
@@ -421,20 +427,28 @@ fn run<B: Bits>(puzzle: &Puzzle, table: &Table, search: &mut Search) {
             if let Some(k) = cages.as_mut() {
                 k.set(r * n + col, d, true);
             }
-            if r + 1 < n {
-                r += 1;
-                arriving = true;
-                continue;
-            }
-            if d + 1 < n && cages.as_ref().is_some_and(|k| !k.level_leaves_sums(d)) {
-                // A cage whose sum the digits above `d` can no longer complete: this
-                // placement fails as a dead end.
+            // The cage checks at the end of a row (a cage that needs `d` and has no cell
+            // left for it in a later row) and of a level (a cage whose sum the digits above
+            // `d` can no longer complete): a placement that fails one is a dead end.
+            let dead = cages.as_ref().is_some_and(|k| {
+                if r + 1 < n {
+                    !k.row_leaves_sums(r, n, d, &m)
+                } else {
+                    d + 1 < n && !k.level_leaves_sums(d)
+                }
+            });
+            if dead {
                 backtracks += 1;
                 undo(c, r, n, &mut taken, &mut m);
                 if let Some(k) = cages.as_mut() {
                     k.set(r * n + col, d, false);
                 }
                 idx[pos] += 1;
+                continue;
+            }
+            if r + 1 < n {
+                r += 1;
+                arriving = true;
                 continue;
             }
             if d + 1 < n {
@@ -501,6 +515,14 @@ struct CageState<B> {
     total: Vec<u32>,
     filled: Vec<u32>,
     n: u32,
+    /// The cells of each cage, in increasing order (so by row).
+    cells: Vec<Vec<u32>>,
+    /// The cages with a cell in each row.
+    in_row: Vec<Vec<u32>>,
+    /// Whether each cell holds a digit.
+    full: Vec<bool>,
+    /// The region (box or jigsaw region) of each cell.
+    region: Vec<u32>,
 }
 
 impl<B: Bits> CageState<B> {
@@ -512,6 +534,25 @@ impl<B: Bits> CageState<B> {
             .map(|c| set.cage_of(c).map_or(u32::MAX, |k| k as u32))
             .collect();
         let k = set.len();
+        let n = puzzle.n();
+        let cells_total = cells;
+        let mut in_row = vec![Vec::new(); n];
+        let cells: Vec<Vec<u32>> = set
+            .cages()
+            .iter()
+            .enumerate()
+            .map(|(i, cage)| {
+                let mut v: Vec<u32> = cage.cells().to_vec();
+                v.sort_unstable();
+                for &c in &v {
+                    let row: &mut Vec<u32> = &mut in_row[c as usize / n];
+                    if row.last() != Some(&(i as u32)) {
+                        row.push(i as u32);
+                    }
+                }
+                v
+            })
+            .collect();
         Some(CageState {
             cage_of,
             sum: set.cages().iter().map(|c| c.sum()).collect(),
@@ -520,6 +561,12 @@ impl<B: Bits> CageState<B> {
             total: vec![0; k],
             filled: vec![0; k],
             n: puzzle.n() as u32,
+            cells,
+            in_row,
+            full: vec![false; cells_total],
+            region: (0..cells_total)
+                .map(|c| puzzle.geometry().region_of(c) as u32)
+                .collect(),
         })
     }
 
@@ -554,6 +601,31 @@ impl<B: Bits> CageState<B> {
         })
     }
 
+    /// Whether, once row `r` of level `d` (0-based) has its digit, every cage that needs `d`
+    /// can still get it: a cage of row `r` without `d` whose empty cells cannot complete its
+    /// sum with digits above `d + 1` alone must keep a cell for `d` in a later row (the rows
+    /// the level has still to visit): empty, in a column and a region that the level `m` has
+    /// not given `d` yet.
+    fn row_leaves_sums(&self, r: usize, n: usize, d: usize, m: &LevelMasks<B>) -> bool {
+        self.in_row[r].iter().all(|&k| {
+            let k = k as usize;
+            let rest = (self.len[k] - self.filled[k]) as usize;
+            rest == 0
+                || self.digits[k].contains(d)
+                || completable(self.sum[k] - self.total[k], rest, d as u32 + 2..=self.n)
+                || self.cells[k]
+                    .iter()
+                    .rev()
+                    .take_while(|&&c| c as usize / n > r)
+                    .any(|&c| {
+                        let c = c as usize;
+                        !self.full[c]
+                            && !m.cols.contains(c % n)
+                            && !m.regions.contains(self.region[c] as usize)
+                    })
+        })
+    }
+
     /// Records (`on`) or removes the placement of `d` (0-based) in `cell`.
     #[inline]
     fn set(&mut self, cell: usize, d: usize, on: bool) {
@@ -562,6 +634,7 @@ impl<B: Bits> CageState<B> {
             return;
         }
         let k = k as usize;
+        self.full[cell] = on;
         if on {
             self.digits[k].insert(d);
             self.total[k] += d as u32 + 1;
@@ -1029,6 +1102,71 @@ mod tests {
             // The cap stops the count.
             let o = solve(&p, &Limits::solutions(2));
             assert_eq!(o.count, expected.min(2));
+        }
+    }
+
+    /// Random cages (connected, 1 to 4 cells, sums from a random solution or off by one) on
+    /// the empty 4x4: the count equals the plain grid's solutions that satisfy every
+    /// cage, so no cage check (per placement, per row, per level) prunes a solution.
+    #[test]
+    fn random_killers_count_the_solutions_that_keep_their_cages() {
+        let mut rng = ChaCha8Rng::seed_from_u64(29);
+        for (n, trials) in [(4usize, 400)] {
+            let geo = Arc::new(Geometry::square(n).unwrap());
+            let plain = Puzzle::empty(geo.clone());
+            let all = solve(&plain, &Limits::solutions(0));
+            for trial in 0..trials {
+                let grid = &all.solutions[rng.gen_range(0..all.solutions.len())];
+                let mut cage_of = vec![usize::MAX; n * n];
+                let mut cages: Vec<(Vec<u32>, u32)> = Vec::new();
+                for start in 0..n * n {
+                    if cage_of[start] != usize::MAX {
+                        continue;
+                    }
+                    let size = rng.gen_range(1..=4);
+                    let mut cells = vec![start];
+                    cage_of[start] = cages.len();
+                    while cells.len() < size {
+                        let c = cells[rng.gen_range(0..cells.len())];
+                        let (r, col) = (c / n, c % n);
+                        let mut next = vec![];
+                        if col + 1 < n {
+                            next.push(c + 1);
+                        }
+                        if r + 1 < n {
+                            next.push(c + n);
+                        }
+                        next.retain(|&x| cage_of[x] == usize::MAX);
+                        let Some(&x) = next.first() else { break };
+                        cage_of[x] = cages.len();
+                        cells.push(x);
+                    }
+                    let mut sum: u32 = cells.iter().map(|&c| grid[c] as u32).sum();
+                    if rng.gen_range(0..8) == 0 {
+                        sum += 1;
+                    }
+                    cages.push((cells.iter().map(|&c| c as u32).collect(), sum));
+                }
+                let Ok(killer) = plain.clone().with_cages(cages.clone()) else {
+                    continue; // a sum no digit set reaches (or cells not distinct-able)
+                };
+                let expected = all
+                    .solutions
+                    .iter()
+                    .filter(|g| {
+                        cages.iter().all(|(cells, sum)| {
+                            let digits: Vec<u16> = cells.iter().map(|&c| g[c as usize]).collect();
+                            let distinct = digits
+                                .iter()
+                                .enumerate()
+                                .all(|(i, d)| !digits[..i].contains(d));
+                            distinct && digits.iter().map(|&d| d as u32).sum::<u32>() == *sum
+                        })
+                    })
+                    .count() as u64;
+                let o = solve(&killer, &Limits::solutions(0));
+                assert_eq!(o.count, expected, "{n}x{n} trial {trial}: {cages:?}");
+            }
         }
     }
 

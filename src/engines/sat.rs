@@ -90,12 +90,13 @@ pub static INFO: EngineInfo = EngineInfo {
                    to 16 in a formula that would have over 50M literals so (memory); \
                    auto:K: threshold K on every formula), \
                    backend=auto|varisat|batsat|cadical|cadical:plain|sat|unsat\
-                   |portfolio[:A+B+...]|ext:PATH [ARGS] (auto: batsat, or \
+                   |portfolio[:A+B+...]|renamed:SEED:B|ext:PATH [ARGS] (auto: batsat, or \
                    portfolio:batsat+cadical:sat on grids of side 64 or more whose formula has \
                    5000 to 100000 variables, when the machine has 2 cores or more, never in \
                    run nor in incremental mode; \
                    portfolio: embedded backends racing, one thread each, the first answer \
-                   kept, default members batsat+cadical), \
+                   kept, default members batsat+cadical; renamed:SEED:B: backend B with the \
+                   variables renamed by a seeded permutation, to diversify a portfolio), \
                    givens=units|assumptions (units), dedup=true|false (false), \
                    sum=combinations|totalizer|bdd (combinations: killer cages' sums as the digit sets \
                    enumerated with a selector each, an order-encoded totalizer, or a reduced \
@@ -129,7 +130,8 @@ pub static INFO: EngineInfo = EngineInfo {
 };
 
 /// `verify` runs every encoding x AMO x Rust backend, givens as assumptions, the duplicate-free
-/// formulas, CaDiCaL on every encoding and the default portfolio: all must agree with each
+/// formulas, CaDiCaL on every encoding, the default portfolio and one with a renamed member:
+/// all must agree with each
 /// other and with the classic engines.
 fn variants() -> Vec<EngineOptions> {
     let mut v = Vec::new();
@@ -146,6 +148,7 @@ fn variants() -> Vec<EngineOptions> {
             .with("backend", "cadical:plain"),
     );
     v.push(EngineOptions::new().with("backend", "portfolio"));
+    v.push(EngineOptions::new().with("backend", "portfolio:batsat+renamed:1:cadical:sat"));
     for backend in ["varisat", "batsat"] {
         for encoding in CnfEncoding::ALL {
             for amo in ["pairwise", "sequential", "binary", "product", "commander"] {

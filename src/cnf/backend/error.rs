@@ -33,9 +33,14 @@ pub enum BackendError {
     #[error("varisat: {0}")]
     Varisat(#[source] varisat::solver::SolverError),
     #[error(
-        "portfolio member {name:?}: expected an embedded backend (varisat, batsat, cadical[:CONFIG])"
+        "portfolio member {name:?}: expected an embedded backend (varisat, batsat, cadical[:CONFIG], renamed:SEED:one of these)"
     )]
     PortfolioMember { name: String },
+    #[error(
+        "renamed:{spec}: expected renamed:SEED:BACKEND (SEED an unsigned integer, BACKEND a \
+         backend name)"
+    )]
+    RenamedSpec { spec: String },
     #[error("portfolio:{spec}: a portfolio needs two members or more")]
     PortfolioTooSmall { spec: String },
     #[error("the portfolio's race ended with no winner; its members are gone")]

@@ -14,6 +14,8 @@
 //!   no counters exposed (see [`Cadical`]).
 //! - `portfolio[:A+B+...]`: embedded backends racing on one thread each, the first answer
 //!   kept and the others stopped (default members batsat and CaDiCaL; see [`Portfolio`]).
+//! - `renamed:SEED:BACKEND`: BACKEND on the formula with its variables renamed by a seeded
+//!   random permutation, to diversify a portfolio's members (see [`Renamed`]).
 //! - `ext:PATH [ARGS...]`: an executable that reads a DIMACS file named as its last argument
 //!   and answers in the SAT competition convention (`s`/`v` lines on stdout, exit 10/20).
 //!   Executables whose file name contains `minisat` are run MiniSat's way instead:
@@ -35,6 +37,7 @@ mod cadical;
 mod error;
 mod external;
 mod portfolio;
+mod renamed;
 mod varisat;
 
 pub use self::batsat::Batsat;
@@ -42,6 +45,7 @@ pub use self::cadical::{Cadical, CADICAL_CONFIGS};
 pub use self::error::{AnswerErrorKind, BackendError};
 pub use self::external::{External, ExternalStyle};
 pub use self::portfolio::Portfolio;
+pub use self::renamed::Renamed;
 pub use self::varisat::Varisat;
 
 use super::formula::Cnf;
@@ -227,8 +231,8 @@ impl Teardown {
 }
 
 /// Names accepted by [`make_backend`] (for help texts).
-pub const BACKEND_NAMES: &str =
-    "varisat | batsat | cadical | cadical:plain|sat|unsat | portfolio[:A+B+...] | ext:PATH [ARGS...]";
+pub const BACKEND_NAMES: &str = "varisat | batsat | cadical | cadical:plain|sat|unsat | \
+     portfolio[:A+B+...] | renamed:SEED:BACKEND | ext:PATH [ARGS...]";
 
 /// Checks a backend name without making the backend (an `ext:` path must exist).
 pub fn check_backend_name(name: &str) -> Result<(), BackendError> {
@@ -236,7 +240,7 @@ pub fn check_backend_name(name: &str) -> Result<(), BackendError> {
 }
 
 /// Makes a backend from its name: `varisat`, `batsat`, `cadical[:CONFIG]`,
-/// `portfolio[:A+B+...]` or `ext:PATH [ARGS...]`.
+/// `portfolio[:A+B+...]`, `renamed:SEED:BACKEND` or `ext:PATH [ARGS...]`.
 pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, BackendError> {
     match name {
         "varisat" => Ok(Box::new(Varisat::new())),
@@ -245,6 +249,7 @@ pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, BackendError> {
         _ if name.starts_with("cadical:") => Ok(Box::new(Cadical::new(Some(&name[8..]))?)),
         "portfolio" => Ok(Box::new(Portfolio::from_spec(portfolio::DEFAULT_MEMBERS)?)),
         _ if name.starts_with("portfolio:") => Ok(Box::new(Portfolio::from_spec(&name[10..])?)),
+        _ if name.starts_with("renamed:") => Ok(Box::new(Renamed::from_spec(&name[8..])?)),
         _ => match name.strip_prefix("ext:") {
             Some(spec) => Ok(Box::new(External::from_spec(spec)?)),
             None => Err(BackendError::UnknownName {

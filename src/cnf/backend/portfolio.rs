@@ -124,12 +124,18 @@ const NO_WINNER: usize = usize::MAX;
 
 impl Portfolio {
     /// `spec` is `A+B+...`, each a backend name of [`super::make_backend`] other than
-    /// `ext:` (an external solver runs as its own process already) and `portfolio`.
+    /// `ext:` (an external solver runs as its own process already) and `portfolio`, also when
+    /// renamed (`renamed:SEED:BACKEND`).
     pub fn from_spec(spec: &str) -> Result<Self, BackendError> {
         let mut members = Vec::new();
         for name in spec.split('+') {
             let name = name.trim();
-            if name.is_empty() || name.starts_with("ext:") || name.starts_with("portfolio") {
+            // What a member renames (`renamed:SEED:BACKEND`) must be a member too.
+            let mut base = name;
+            while let Some(rest) = base.strip_prefix("renamed:") {
+                base = rest.split_once(':').map_or("", |(_, b)| b);
+            }
+            if base.is_empty() || base.starts_with("ext:") || base.starts_with("portfolio") {
                 return Err(BackendError::PortfolioMember {
                     name: name.to_string(),
                 });
