@@ -1,7 +1,7 @@
 //! How much a SAT backend's time on one puzzle depends on the variable numbering alone: the
 //! puzzle's `reduced` formula (`cnf::encode` with default options, what `sudolab encode
-//! --encoding reduced` writes), its variables renamed by a random permutation per seed (seed
-//! 0: the numbering of the encoder), each renamed formula given to a fresh backend and solved
+//! --encoding reduced` writes), its variables renamed by a random permutation per seed (the
+//! `renamed:SEED:BACKEND` backend; seed 0: the numbering of the encoder), each renamed formula given to a fresh backend and solved
 //! to its first answer, one seed after the other on one thread:
 //!
 //! ```text
@@ -19,11 +19,9 @@
 
 mod common;
 
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
-use sudolab::cnf::{self, make_backend, CnfEncoding, CnfOptions, Deadline, SatAnswer};
+use sudolab::cnf::backend::Renamed;
+use sudolab::cnf::{self, make_backend, CnfEncoding, CnfOptions, Deadline, SatAnswer, SatBackend};
 
 fn main() {
     let args = common::args();
@@ -47,28 +45,16 @@ fn main() {
     );
     let mut times = Vec::new();
     for seed in 0..seeds {
-        let mut rename: Vec<i32> = (1..=n as i32).collect();
-        if seed > 0 {
-            rename.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
-        }
-        let mut solver = make_backend(backend).unwrap_or_else(|e| {
+        // The renaming of the `renamed:SEED:BACKEND` backend (seed 0: none).
+        let inner = make_backend(backend).unwrap_or_else(|e| {
             eprintln!("{e}");
             std::process::exit(2)
         });
+        let mut solver = Renamed::new(seed, inner);
         solver.reserve_vars(n as u32);
         let start = Instant::now();
-        let mut clause = Vec::new();
         for c in formula.clauses.iter() {
-            clause.clear();
-            clause.extend(c.iter().map(|&l| {
-                let v = rename[l.unsigned_abs() as usize - 1];
-                if l > 0 {
-                    v
-                } else {
-                    -v
-                }
-            }));
-            solver.add_clause(&clause);
+            solver.add_clause(c);
         }
         let budget = Deadline {
             at: Some(start + Duration::from_secs_f64(limit)),

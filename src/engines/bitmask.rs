@@ -116,9 +116,9 @@ pub static INFO: EngineInfo = EngineInfo {
     counters: "guesses = row visits (arriving at a row of a level from above) with two or \
                more positions passing the masks; backtracks = dead ends: row visits with no \
                position passing the masks, and (killer) placements that leave a cage unable \
-               to complete its sum (checked after each row and at each level's end); failed_rows = row visits that exhaust the row's \
-               list with no solution found below; candidates = entries of the \
-               precomputed (digit, row) -> positions table",
+               to complete its sum (checked after each row and at each level's end); \
+               failed_rows = row visits that exhaust the row's list with no solution found \
+               below; candidates = entries of the precomputed (digit, row) -> positions table",
     sides: Sides::Any,
     search_tree: true,
     capabilities: "boxes R x C, jigsaw regions, X-sudoku diagonals; killer cages (a digit \

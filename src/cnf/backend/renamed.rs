@@ -81,11 +81,8 @@ impl Renamed {
         through(&self.image, lit)
     }
 
-    fn rename_all(&mut self, lits: &[i32]) {
-        let mut buffer = std::mem::take(&mut self.buffer);
-        buffer.clear();
-        buffer.extend(lits.iter().map(|&l| self.rename(l)));
-        self.buffer = buffer;
+    fn renamed(&self, lits: &[i32]) -> Vec<i32> {
+        lits.iter().map(|&l| self.rename(l)).collect()
     }
 
     fn source_of(&self, lit: i32) -> i32 {
@@ -117,16 +114,16 @@ impl SatBackend for Renamed {
     }
 
     fn add_clause(&mut self, lits: &[i32]) {
-        self.rename_all(lits);
+        // The one call per clause: its renamed copy reuses one buffer.
+        self.buffer.clear();
+        self.buffer
+            .extend(lits.iter().map(|&l| through(&self.image, l)));
         self.inner.add_clause(&self.buffer);
     }
 
     fn solve(&mut self, assumptions: &[i32], budget: &Deadline) -> Result<SatAnswer, BackendError> {
-        self.rename_all(assumptions);
-        let assumptions = std::mem::take(&mut self.buffer);
-        let answer = self.inner.solve(&assumptions, budget);
-        self.buffer = assumptions;
-        Ok(match answer? {
+        let assumptions = self.renamed(assumptions);
+        Ok(match self.inner.solve(&assumptions, budget)? {
             SatAnswer::Sat(model) => {
                 let lits: Vec<i32> = model.lits().iter().map(|&l| self.source_of(l)).collect();
                 SatAnswer::Sat(Model::from_lits(&lits))
@@ -148,10 +145,8 @@ impl SatBackend for Renamed {
     }
 
     fn prefer(&mut self, lits: &[i32]) {
-        self.rename_all(lits);
-        let lits = std::mem::take(&mut self.buffer);
+        let lits = self.renamed(lits);
         self.inner.prefer(&lits);
-        self.buffer = lits;
     }
 
     fn expect_limits(&mut self) {
