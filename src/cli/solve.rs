@@ -109,7 +109,8 @@ pub struct SolveArgs {
     /// sat engine: SAT backend: auto (default: batsat, or batsat and CaDiCaL racing on grids
     /// of side 64 or more with 5,000 to 100,000 variables, when a second core is free), batsat (embedded,
     /// reports decisions/conflicts/propagations), varisat (embedded), cadical or
-    /// cadical:plain|sat|unsat (embedded CaDiCaL 1.9.5), portfolio[:A+B+...] (embedded
+    /// cadical:plain|sat|unsat (embedded CaDiCaL 1.9.5), kissat (embedded Kissat 3.1.1, a
+    /// fresh solver per call: not incremental), portfolio[:A+B+...] (embedded
     /// backends racing, one thread each), renamed:SEED:B (backend B with its variables renamed
     /// by a seeded permutation, to diversify a portfolio, e.g.
     /// portfolio:cadical:sat+renamed:1:cadical:sat) or ext:PATH (any DIMACS solver answering

@@ -89,7 +89,7 @@ pub static INFO: EngineInfo = EngineInfo {
                    (auto: pairwise up to 32 literals, bimander above, and pairwise only up \
                    to 16 in a formula that would have over 50M literals so (memory); \
                    auto:K: threshold K on every formula), \
-                   backend=auto|varisat|batsat|cadical|cadical:plain|sat|unsat\
+                   backend=auto|varisat|batsat|cadical|cadical:plain|sat|unsat|kissat\
                    |portfolio[:A+B+...]|renamed:SEED:B|ext:PATH [ARGS] (auto: batsat, or \
                    portfolio:batsat+cadical:sat on grids of side 64 or more whose formula has \
                    5000 to 100000 variables, when the machine has 2 cores or more, never in \
@@ -130,7 +130,8 @@ pub static INFO: EngineInfo = EngineInfo {
 };
 
 /// `verify` runs every encoding x AMO x Rust backend, givens as assumptions, the duplicate-free
-/// formulas, CaDiCaL on every encoding, the default portfolio and one with a renamed member:
+/// formulas, CaDiCaL on every encoding, the default portfolio, one with a renamed member and
+/// Kissat:
 /// all must agree with each
 /// other and with the classic engines.
 fn variants() -> Vec<EngineOptions> {
@@ -149,6 +150,7 @@ fn variants() -> Vec<EngineOptions> {
     );
     v.push(EngineOptions::new().with("backend", "portfolio"));
     v.push(EngineOptions::new().with("backend", "portfolio:batsat+renamed:1:cadical:sat"));
+    v.push(EngineOptions::new().with("backend", "kissat"));
     for backend in ["varisat", "batsat"] {
         for encoding in CnfEncoding::ALL {
             for amo in ["pairwise", "sequential", "binary", "product", "commander"] {

@@ -26,6 +26,10 @@ pub enum BackendError {
     CadicalLimit(cadical::Error),
     #[error("cadical: stopped without a reason")]
     CadicalNoReason,
+    #[error("kissat: stopped without a reason")]
+    KissatNoReason,
+    #[error("kissat: {vars} variables, more than its C int literals hold")]
+    KissatTooManyVars { vars: u64 },
     #[error("varisat: a conflict limit needs expect_limits (or set_conflict_limit) before the first clause")]
     VarisatLimitTooLate,
     #[error("varisat: SAT without a model")]

@@ -1,4 +1,4 @@
-//! SAT backends behind one trait: two embedded solvers and any external executable.
+//! SAT backends behind one trait: embedded solvers and any external executable.
 //!
 //! - `varisat`: J. Fischer's varisat 0.2.2, a CDCL solver in Rust. It exposes no search
 //!   statistics (decisions, conflicts and propagations are `None`) and no interrupt call: once
@@ -12,6 +12,9 @@
 //! - `cadical`, `cadical:plain|sat|unsat`: CaDiCaL 1.9.5 (MIT) embedded through the `cadical`
 //!   crate, built from its vendored C++ source; limits polled through its terminate callback,
 //!   no counters exposed (see [`Cadical`]).
+//! - `kissat`: Kissat 3.1.1 (MIT) embedded through the `cat_solver` crate, built from its
+//!   vendored C source; not incremental, so every `solve` loads the kept clauses into a fresh
+//!   solver; limits polled through its terminate callback, no counters (see [`Kissat`]).
 //! - `portfolio[:A+B+...]`: embedded backends racing on one thread each, the first answer
 //!   kept and the others stopped (default members batsat and CaDiCaL; see [`Portfolio`]).
 //! - `renamed:SEED:BACKEND`: BACKEND on the formula with its variables renamed by a seeded
@@ -36,6 +39,7 @@ mod batsat;
 mod cadical;
 mod error;
 mod external;
+mod kissat;
 mod portfolio;
 mod renamed;
 mod varisat;
@@ -44,6 +48,7 @@ pub use self::batsat::Batsat;
 pub use self::cadical::{Cadical, CADICAL_CONFIGS};
 pub use self::error::{AnswerErrorKind, BackendError};
 pub use self::external::{External, ExternalStyle};
+pub use self::kissat::Kissat;
 pub use self::portfolio::Portfolio;
 pub use self::renamed::Renamed;
 pub use self::varisat::Varisat;
@@ -146,7 +151,7 @@ pub trait SatBackend: Send {
     /// - A portfolio passes it to the members that count decisions (all members if none does).
     /// - External CaDiCaL and Kissat get it as a command-line option (`-d N`,
     ///   `--decisions=N`), and the decisions they print are the count.
-    /// - varisat and other external solvers have none.
+    /// - varisat, embedded Kissat (see its module) and other external solvers have none.
     fn set_decision_limit(&mut self, _limit: Option<u64>) -> bool {
         false
     }
@@ -231,7 +236,7 @@ impl Teardown {
 }
 
 /// Names accepted by [`make_backend`] (for help texts).
-pub const BACKEND_NAMES: &str = "varisat | batsat | cadical | cadical:plain|sat|unsat | \
+pub const BACKEND_NAMES: &str = "varisat | batsat | cadical | cadical:plain|sat|unsat | kissat | \
      portfolio[:A+B+...] | renamed:SEED:BACKEND | ext:PATH [ARGS...]";
 
 /// Checks a backend name without making the backend (an `ext:` path must exist).
@@ -247,6 +252,7 @@ pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, BackendError> {
         "batsat" => Ok(Box::new(Batsat::new())),
         "cadical" => Ok(Box::new(Cadical::new(None)?)),
         _ if name.starts_with("cadical:") => Ok(Box::new(Cadical::new(Some(&name[8..]))?)),
+        "kissat" => Ok(Box::new(Kissat::new())),
         "portfolio" => Ok(Box::new(Portfolio::from_spec(portfolio::DEFAULT_MEMBERS)?)),
         _ if name.starts_with("portfolio:") => Ok(Box::new(Portfolio::from_spec(&name[10..])?)),
         _ if name.starts_with("renamed:") => Ok(Box::new(Renamed::from_spec(&name[8..])?)),
