@@ -60,7 +60,7 @@
 //!                    stats() -> BackendStats { decisions, conflicts, propagations, learned,
 //!                                              child_cpu_us, thread_cpu_us, .., winner },
 //!                    set_conflict_limit, set_decision_limit -> bool, settle, .. }
-//! make_backend("varisat" | "batsat" | "cadical[:CONFIG]" | "portfolio[:A+B+...]"
+//! make_backend("varisat" | "batsat" | "cadical[:CONFIG]" | "kissat" | "portfolio[:A+B+...]"
 //!              | "renamed:SEED:BACKEND" | "ext:PATH [ARGS...]")
 //!     -> Result<Box<dyn SatBackend>, BackendError>
 //! Deadline { at: Option<Instant>, cancel: Option<Arc<AtomicBool>> }   (crate::search::Deadline;

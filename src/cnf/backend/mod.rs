@@ -14,7 +14,8 @@
 //!   no counters exposed (see [`Cadical`]).
 //! - `kissat`: Kissat 3.1.1 (MIT) embedded through the `cat_solver` crate, built from its
 //!   vendored C source; not incremental, so every `solve` loads the kept clauses into a fresh
-//!   solver; limits polled through its terminate callback, no counters (see [`Kissat`]).
+//!   solver; a watcher thread raises its termination flag at the deadline (its terminate
+//!   callback is never called), no decision limit, no counters (see [`Kissat`]).
 //! - `portfolio[:A+B+...]`: embedded backends racing on one thread each, the first answer
 //!   kept and the others stopped (default members batsat and CaDiCaL; see [`Portfolio`]).
 //! - `renamed:SEED:BACKEND`: BACKEND on the formula with its variables renamed by a seeded
@@ -244,7 +245,7 @@ pub fn check_backend_name(name: &str) -> Result<(), BackendError> {
     make_backend(name).map(|_| ())
 }
 
-/// Makes a backend from its name: `varisat`, `batsat`, `cadical[:CONFIG]`,
+/// Makes a backend from its name: `varisat`, `batsat`, `cadical[:CONFIG]`, `kissat`,
 /// `portfolio[:A+B+...]`, `renamed:SEED:BACKEND` or `ext:PATH [ARGS...]`.
 pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, BackendError> {
     match name {
