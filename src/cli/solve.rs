@@ -113,8 +113,9 @@ pub struct SolveArgs {
     /// fresh solver per call: not incremental), portfolio[:A+B+...] (embedded
     /// backends racing, one thread each), renamed:SEED:B (backend B with its variables renamed
     /// by a seeded permutation, to diversify a portfolio, e.g.
-    /// portfolio:cadical:sat+renamed:1:cadical:sat) or ext:PATH (any DIMACS solver answering
-    /// s/v lines).
+    /// portfolio:cadical:sat+renamed:1:cadical:sat), cubes:DEPTH:B (cube-and-conquer: a
+    /// lookahead splits the formula into at most 2^DEPTH cubes, solved as assumptions by one
+    /// backend B per core) or ext:PATH (any DIMACS solver answering s/v lines).
     #[arg(long, value_name = "B")]
     pub backend: Option<String>,
 

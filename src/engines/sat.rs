@@ -72,7 +72,8 @@ pub static INFO: EngineInfo = EngineInfo {
                included); sat_calls: solve calls; solver_cpu_us: CPU of external solver \
                processes (not in solve_s); with backend=portfolio, member_cpu_us: CPU of the \
                members' threads (loading clauses, in build_s; searching, in solve_s) and \
-               portfolio_winner: the member that answered first, from 1 as named (0: no race). A puzzle that the propagation before the solver decides (reduced, \
+               portfolio_winner: the member that answered first, from 1 as named (0: no race); with \
+               backend=cubes:..., member_cpu_us as for a portfolio and cubes: the cubes its lookahead made. A puzzle that the propagation before the solver decides (reduced, \
                the default, and incremental=true: singles, locked candidates and probing fill the grid, its \
                only solution, or find a clash, unsat) is answered with no backend and no \
                solve call: sat_calls=0, vars=0, clauses=0 (1, the empty clause, if \
@@ -90,13 +91,15 @@ pub static INFO: EngineInfo = EngineInfo {
                    to 16 in a formula that would have over 50M literals so (memory); \
                    auto:K: threshold K on every formula), \
                    backend=auto|varisat|batsat|cadical|cadical:plain|sat|unsat|kissat\
-                   |portfolio[:A+B+...]|renamed:SEED:B|ext:PATH [ARGS] (auto: batsat, or \
+                   |portfolio[:A+B+...]|renamed:SEED:B|cubes:DEPTH:B|ext:PATH [ARGS] (auto: batsat, or \
                    portfolio:batsat+cadical:sat on grids of side 64 or more whose formula has \
                    5000 to 100000 variables, when the machine has 2 cores or more, never in \
                    run nor in incremental mode; \
                    portfolio: embedded backends racing, one thread each, the first answer \
                    kept, default members batsat+cadical; renamed:SEED:B: backend B with the \
-                   variables renamed by a seeded permutation, to diversify a portfolio), \
+                   variables renamed by a seeded permutation, to diversify a portfolio; \
+                   cubes:DEPTH:B: cube-and-conquer, a lookahead splitting the formula into at \
+                   most 2^DEPTH cubes that one B per core solves as assumptions), \
                    givens=units|assumptions (units), dedup=true|false (false), \
                    sum=combinations|totalizer|bdd (combinations: killer cages' sums as the digit sets \
                    enumerated with a selector each, an order-encoded totalizer, or a reduced \
@@ -130,8 +133,8 @@ pub static INFO: EngineInfo = EngineInfo {
 };
 
 /// `verify` runs every encoding x AMO x Rust backend, givens as assumptions, the duplicate-free
-/// formulas, CaDiCaL on every encoding, the default portfolio, one with a renamed member and
-/// Kissat:
+/// formulas, CaDiCaL on every encoding, the default portfolio, one with a renamed member,
+/// Kissat and cube-and-conquer:
 /// all must agree with each
 /// other and with the classic engines.
 fn variants() -> Vec<EngineOptions> {
@@ -151,6 +154,7 @@ fn variants() -> Vec<EngineOptions> {
     v.push(EngineOptions::new().with("backend", "portfolio"));
     v.push(EngineOptions::new().with("backend", "portfolio:batsat+renamed:1:cadical:sat"));
     v.push(EngineOptions::new().with("backend", "kissat"));
+    v.push(EngineOptions::new().with("backend", "cubes:3:batsat"));
     for backend in ["varisat", "batsat"] {
         for encoding in CnfEncoding::ALL {
             for amo in ["pairwise", "sequential", "binary", "product", "commander"] {
@@ -741,7 +745,8 @@ pub(crate) fn early_stop_note(
 /// are its decisions, `backtracks` its conflicts (0 where it exposes none, the typed counters
 /// then empty); the CPU of the backend's own threads (a portfolio's members) goes into
 /// `build_s` (loading clauses) and `solve_s` (the rest), and into the counter
-/// `member_cpu_us`, a portfolio's winner into `portfolio_winner`.
+/// `member_cpu_us`, a portfolio's winner into `portfolio_winner`, cube-and-conquer's cubes into
+/// `cubes`.
 pub(crate) fn solver_counters(search: &mut Search, s: BackendStats) {
     if let Some(us) = s.thread_cpu_us {
         let load = s.thread_load_cpu_us.unwrap_or(0).min(us);
@@ -754,6 +759,9 @@ pub(crate) fn solver_counters(search: &mut Search, s: BackendStats) {
     let st = &mut search.stats;
     if let Some(w) = s.winner {
         st.bump("portfolio_winner", w);
+    }
+    if let Some(c) = s.cubes {
+        st.bump("cubes", c);
     }
     if let Some(l) = s.learned {
         st.bump("learned", l);

@@ -45,6 +45,13 @@ pub enum BackendError {
          backend name)"
     )]
     RenamedSpec { spec: String },
+    #[error(
+        "cubes:{spec}: expected cubes:DEPTH:BACKEND (DEPTH from 0 to 16, BACKEND an embedded \
+         backend other than portfolio, cubes and varisat, which cannot go on after being stopped)"
+    )]
+    CubesSpec { spec: String },
+    #[error("cube-and-conquer: a worker's loading was stopped, so the workers do not hold the whole formula")]
+    CubesGone,
     #[error("portfolio:{spec}: a portfolio needs two members or more")]
     PortfolioTooSmall { spec: String },
     #[error("the portfolio's race ended with no winner; its members are gone")]

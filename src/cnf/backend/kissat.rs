@@ -220,6 +220,7 @@ impl SatBackend for Kissat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cnf::backend::pigeons;
     use std::time::Instant;
 
     fn solve(k: &mut Kissat, assumptions: &[i32]) -> SatAnswer {
@@ -241,21 +242,6 @@ mod tests {
         // A blocking clause added after a solve: Kissat is rebuilt, the clause holds.
         k.add_clause(&[-2]);
         assert_eq!(solve(&mut k, &[]), SatAnswer::Unsat);
-    }
-
-    /// Pigeonhole `holes + 1` into `holes`: exponential for resolution, so the limits stop it.
-    fn pigeons(k: &mut Kissat, holes: i32) {
-        let var = |p: i32, h: i32| p * holes + h + 1;
-        for p in 0..=holes {
-            k.add_clause(&(0..holes).map(|h| var(p, h)).collect::<Vec<_>>());
-        }
-        for h in 0..holes {
-            for p in 0..=holes {
-                for q in p + 1..=holes {
-                    k.add_clause(&[-var(p, h), -var(q, h)]);
-                }
-            }
-        }
     }
 
     #[test]

@@ -20,6 +20,9 @@
 //!   kept and the others stopped (default members batsat and CaDiCaL; see [`Portfolio`]).
 //! - `renamed:SEED:BACKEND`: BACKEND on the formula with its variables renamed by a seeded
 //!   random permutation, to diversify a portfolio's members (see [`Renamed`]).
+//! - `cubes:DEPTH:BACKEND`: cube-and-conquer: a lookahead splits the formula into at most
+//!   `2^DEPTH` cubes, which worker threads (one per core, each with its own BACKEND) solve as
+//!   assumptions (see [`Cubes`]).
 //! - `ext:PATH [ARGS...]`: an executable that reads a DIMACS file named as its last argument
 //!   and answers in the SAT competition convention (`s`/`v` lines on stdout, exit 10/20).
 //!   Executables whose file name contains `minisat` are run MiniSat's way instead:
@@ -38,6 +41,7 @@
 
 mod batsat;
 mod cadical;
+mod cubes;
 mod error;
 mod external;
 mod kissat;
@@ -47,6 +51,7 @@ mod varisat;
 
 pub use self::batsat::Batsat;
 pub use self::cadical::{Cadical, CADICAL_CONFIGS};
+pub use self::cubes::Cubes;
 pub use self::error::{AnswerErrorKind, BackendError};
 pub use self::external::{External, ExternalStyle};
 pub use self::kissat::Kissat;
@@ -112,6 +117,9 @@ pub struct BackendStats {
     /// A portfolio's winner: the position (from 1) of the member that decided its race, as
     /// named in its spec; 0 before the race; `None` for a single solver.
     pub winner: Option<u64>,
+    /// Cube-and-conquer: the cubes its lookahead made, summed over the splits (a call that
+    /// reuses the last split adds none); `None` for other backends.
+    pub cubes: Option<u64>,
 }
 
 /// A SAT solver that keeps its clauses across calls. `Send`, so that an engine can keep one
@@ -238,7 +246,7 @@ impl Teardown {
 
 /// Names accepted by [`make_backend`] (for help texts).
 pub const BACKEND_NAMES: &str = "varisat | batsat | cadical | cadical:plain|sat|unsat | kissat | \
-     portfolio[:A+B+...] | renamed:SEED:BACKEND | ext:PATH [ARGS...]";
+     portfolio[:A+B+...] | renamed:SEED:BACKEND | cubes:DEPTH:BACKEND | ext:PATH [ARGS...]";
 
 /// Checks a backend name without making the backend (an `ext:` path must exist).
 pub fn check_backend_name(name: &str) -> Result<(), BackendError> {
@@ -246,7 +254,7 @@ pub fn check_backend_name(name: &str) -> Result<(), BackendError> {
 }
 
 /// Makes a backend from its name: `varisat`, `batsat`, `cadical[:CONFIG]`, `kissat`,
-/// `portfolio[:A+B+...]`, `renamed:SEED:BACKEND` or `ext:PATH [ARGS...]`.
+/// `portfolio[:A+B+...]`, `renamed:SEED:BACKEND`, `cubes:DEPTH:BACKEND` or `ext:PATH [ARGS...]`.
 pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, BackendError> {
     match name {
         "varisat" => Ok(Box::new(Varisat::new())),
@@ -257,11 +265,30 @@ pub fn make_backend(name: &str) -> Result<Box<dyn SatBackend>, BackendError> {
         "portfolio" => Ok(Box::new(Portfolio::from_spec(portfolio::DEFAULT_MEMBERS)?)),
         _ if name.starts_with("portfolio:") => Ok(Box::new(Portfolio::from_spec(&name[10..])?)),
         _ if name.starts_with("renamed:") => Ok(Box::new(Renamed::from_spec(&name[8..])?)),
+        _ if name.starts_with("cubes:") => Ok(Box::new(Cubes::from_spec(&name[6..])?)),
         _ => match name.strip_prefix("ext:") {
             Some(spec) => Ok(Box::new(External::from_spec(spec)?)),
             None => Err(BackendError::UnknownName {
                 name: name.to_string(),
             }),
         },
+    }
+}
+
+/// A pigeonhole formula for the backends' tests: `holes + 1` pigeons, `holes` holes
+/// (unsatisfiable, and exponential for resolution, so that a search runs long enough to be
+/// stopped).
+#[cfg(test)]
+pub(crate) fn pigeons(b: &mut dyn SatBackend, holes: i32) {
+    let var = |p: i32, h: i32| p * holes + h + 1;
+    for p in 0..=holes {
+        b.add_clause(&(0..holes).map(|h| var(p, h)).collect::<Vec<_>>());
+    }
+    for h in 0..holes {
+        for p in 0..=holes {
+            for q in p + 1..=holes {
+                b.add_clause(&[-var(p, h), -var(q, h)]);
+            }
+        }
     }
 }

@@ -77,13 +77,13 @@ pub struct Portfolio {
     load_cpu: Duration,
 }
 
-/// Clauses added before the race: their literals one after the other, where each ends, and
-/// the variables declared.
+/// Clauses kept to be loaded later (before a race, by every member; by cube-and-conquer's
+/// workers): their literals one after the other, where each ends, and the variables declared.
 #[derive(Default)]
-struct Pending {
-    lits: Vec<i32>,
-    ends: Vec<usize>,
-    vars: u32,
+pub(super) struct Pending {
+    pub(super) lits: Vec<i32>,
+    pub(super) ends: Vec<usize>,
+    pub(super) vars: u32,
 }
 
 /// What a member's thread hands back when it ends.
@@ -290,7 +290,11 @@ impl Portfolio {
 
 /// Loads the clauses `pending` into `m`, reading `budget` every [`LOAD_CLAUSES_PER_POLL`]
 /// clauses; `Some(why)` if it was spent first.
-fn load(m: &mut dyn SatBackend, pending: &Pending, budget: &Deadline) -> Option<Interrupt> {
+pub(super) fn load(
+    m: &mut dyn SatBackend,
+    pending: &Pending,
+    budget: &Deadline,
+) -> Option<Interrupt> {
     m.reserve_vars(pending.vars);
     let (lits, ends) = (&pending.lits, &pending.ends);
     let mut start = 0;
@@ -327,6 +331,7 @@ fn add_stats(a: BackendStats, b: BackendStats) -> BackendStats {
         thread_cpu_us: add(a.thread_cpu_us, b.thread_cpu_us),
         thread_load_cpu_us: add(a.thread_load_cpu_us, b.thread_load_cpu_us),
         winner: None,
+        cubes: add(a.cubes, b.cubes),
     }
 }
 
@@ -446,23 +451,7 @@ impl Drop for Portfolio {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A pigeonhole formula: `holes + 1` pigeons, `holes` holes (unsatisfiable, and hard
-    /// for resolution, so that a search runs long enough to be stopped).
-    fn pigeons(b: &mut dyn SatBackend, holes: i32) {
-        let var = |p: i32, h: i32| p * holes + h + 1;
-        for p in 0..=holes {
-            let c: Vec<i32> = (0..holes).map(|h| var(p, h)).collect();
-            b.add_clause(&c);
-        }
-        for h in 0..holes {
-            for p in 0..=holes {
-                for q in p + 1..=holes {
-                    b.add_clause(&[-var(p, h), -var(q, h)]);
-                }
-            }
-        }
-    }
+    use crate::cnf::backend::pigeons;
 
     /// A budget whose cancel flag a thread sets after `wait` (join the thread after use).
     fn cancelled_after(wait: Duration) -> (Deadline, std::thread::JoinHandle<()>) {

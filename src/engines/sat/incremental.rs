@@ -445,6 +445,7 @@ pub fn solve(
             thread_load_cpu_us: diff(after.thread_load_cpu_us, before.thread_load_cpu_us),
             // not a counter: the member that won the reused solver's race, for every puzzle
             winner: after.winner,
+            cubes: diff(after.cubes, before.cubes),
         },
     );
     let interrupted = !matches!(ended.stop, None | Some(Stop::SolutionCap)) || ended.gave_up;
