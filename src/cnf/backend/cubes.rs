@@ -46,6 +46,10 @@
 //! cube, not the whole); no decision limit is applied (the sat engine then reads its node
 //! limit between solve calls where the workers count decisions, or says it did not apply it).
 //!
+//! Measured (results/README.md, "The hard public instances"): on sudoku-64-1 and on random
+//! cuts just above the hardness peak from 36x36 to 100x100 it is slower than the sat
+//! engine's default race, so it is an option, not a default.
+//!
 //! Counters: the workers' counters summed; `thread_cpu_us` the CPU time of the worker threads
 //! (the lookahead runs on the caller's thread, in its CPU time), `thread_load_cpu_us` the part
 //! that loaded clauses; `cubes` the cubes the lookahead made (a call that reuses the last
