@@ -13,10 +13,12 @@
 //! **The lookahead** (on the caller's thread) works on its own copy of the clauses given
 //! before the first `solve` call, with two watched literals per clause. At a node of the cube
 //! tree (the call's assumptions and the cube's literals assigned and propagated):
-//! - *preselection*: every free variable gets `w(x) w(-x) + w(x) + w(-x)`, where `w(l)` sums
-//!   `2^-(k-2)` over the clauses not yet satisfied that contain `l` with `k` free literals
-//!   (short clauses weigh most: setting `-l` shortens them towards a unit); the
-//!   [`LOOKAHEAD_VARS`] best are looked at;
+//! - *preselection*: at the root of the tree every free variable gets
+//!   `w(x) w(-x) + w(x) + w(-x)`, where `w(l)` sums `2^-(k-2)` over the clauses not yet
+//!   satisfied that contain `l` with `k` free literals (short clauses weigh most: setting `-l`
+//!   shortens them towards a unit); at each node the first [`LOOKAHEAD_VARS`] variables of
+//!   that ranking still free are looked at (a ranking per node would cost a pass over every
+//!   clause at each node);
 //! - *lookahead*: each of those is set true, propagated and undone, then set false; `n+` and
 //!   `n-` are the literals each side implies. A side that ends in a conflict is a failed
 //!   literal: its complement holds at this node, is assigned, and joins the cube (it is
@@ -87,9 +89,10 @@ pub struct Cubes {
     /// The cubes of the last complete split, with the assumptions they were made under.
     cached: Option<CubeSet>,
     conflict_limit: Option<u64>,
-    /// Counters of the workers, CPU time of their threads and the part spent loading.
+    /// CPU time of the worker threads, and the part of it spent loading clauses.
     thread_cpu: Duration,
     load_cpu: Duration,
+    /// Cubes made by the lookahead, over every split.
     made: u64,
     /// A worker's loading was stopped by the deadline: the workers do not all hold the formula.
     broken: bool,
