@@ -673,7 +673,8 @@ fn run_output(d: &Path) -> Vec<String> {
     puzzle_file(d);
     std::fs::write(
         d.join("e.toml"),
-        "name = \"cells\"\nrepetitions = 3\n[[datasets]]\npath = \"p.txt\"\n\
+        // one thread: rows in job order, so the messages below name fixed rows
+        "name = \"cells\"\nrepetitions = 3\nthreads = 1\n[[datasets]]\npath = \"p.txt\"\n\
          [[engines]]\nengine = \"dlx\"\n[[engines]]\nengine = \"human\"\n",
     )
     .unwrap();
