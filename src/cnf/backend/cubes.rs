@@ -119,7 +119,7 @@ enum Event {
 }
 
 impl Cubes {
-    /// `spec` is `DEPTH:BACKEND`: a depth from 0 to [`MAX_DEPTH`] and a backend name of
+    /// `spec` is `DEPTH:BACKEND`: a depth from 0 to `MAX_DEPTH` (16) and a backend name of
     /// [`super::make_backend`] other than `ext:`, `portfolio`, `cubes` and `varisat` (which
     /// cannot go on after being stopped).
     pub fn from_spec(spec: &str) -> Result<Self, BackendError> {
