@@ -57,7 +57,7 @@
 //! that loaded clauses; `cubes` the cubes the lookahead made (a call that reuses the last
 //! split adds none).
 
-use super::portfolio::{load, Pending};
+use super::portfolio::{add_stats, load, Pending};
 use super::{BackendError, BackendStats, Deadline, Interrupt, SatAnswer, SatBackend};
 use crate::cnf::Model;
 use crate::timing::thread_cpu_time;
@@ -128,10 +128,7 @@ impl Cubes {
         };
         let (depth, name) = spec.split_once(':').ok_or_else(bad)?;
         let depth: u32 = depth.parse().map_err(|_| bad())?;
-        let mut base = name;
-        while let Some(rest) = base.strip_prefix("renamed:") {
-            base = rest.split_once(':').map_or("", |(_, b)| b);
-        }
+        let base = super::renamed_base(name);
         if depth > MAX_DEPTH
             || base.is_empty()
             || base.starts_with("ext:")
@@ -399,18 +396,10 @@ impl SatBackend for Cubes {
 
     /// The workers' counters summed, their threads' CPU time, and the cubes made.
     fn stats(&self) -> BackendStats {
-        let add = |x: Option<u64>, y: Option<u64>| match (x, y) {
-            (None, None) => None,
-            (x, y) => Some(x.unwrap_or(0) + y.unwrap_or(0)),
-        };
-        let mut s = BackendStats::default();
-        for w in &self.workers {
-            let t = w.stats();
-            s.decisions = add(s.decisions, t.decisions);
-            s.conflicts = add(s.conflicts, t.conflicts);
-            s.propagations = add(s.propagations, t.propagations);
-            s.learned = add(s.learned, t.learned);
-        }
+        let mut s = self
+            .workers
+            .iter()
+            .fold(BackendStats::default(), |acc, w| add_stats(acc, w.stats()));
         s.thread_cpu_us = Some(self.thread_cpu.as_micros() as u64);
         s.thread_load_cpu_us = Some(self.load_cpu.as_micros() as u64);
         s.cubes = Some(self.made);
@@ -789,10 +778,9 @@ impl Lookahead {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cnf::backend::pigeons;
+    use crate::cnf::backend::{pigeons, stops_at_a_300ms_deadline};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-    use std::time::Instant;
 
     /// A random formula over `vars` variables: `clauses` clauses of `shortest` to 4 literals.
     fn random_formula(
@@ -949,21 +937,7 @@ mod tests {
     fn limits_stop_every_worker() {
         let mut b = Cubes::from_spec("3:cadical").unwrap();
         pigeons(&mut b, 12);
-        let start = Instant::now();
-        let budget = Deadline {
-            at: Some(start + Duration::from_millis(300)),
-            cancel: None,
-        };
-        assert_eq!(
-            b.solve(&[], &budget).unwrap(),
-            SatAnswer::Interrupted(Interrupt::Time)
-        );
-        // generous: the point is a fraction of a second against minutes
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "{:?}",
-            start.elapsed()
-        );
+        stops_at_a_300ms_deadline(&mut b);
         assert!(b.survives_interrupts());
         b.set_conflict_limit(Some(200));
         assert_eq!(

@@ -244,6 +244,17 @@ impl Teardown {
     }
 }
 
+/// The backend a `renamed:SEED:` chain wraps (`name` itself without one; empty when a
+/// `renamed:` lacks its seed or backend): portfolio members and cube-and-conquer workers are
+/// checked on it.
+fn renamed_base(name: &str) -> &str {
+    let mut base = name;
+    while let Some(rest) = base.strip_prefix("renamed:") {
+        base = rest.split_once(':').map_or("", |(_, b)| b);
+    }
+    base
+}
+
 /// Names accepted by [`make_backend`] (for help texts).
 pub const BACKEND_NAMES: &str = "varisat | batsat | cadical | cadical:plain|sat|unsat | kissat | \
      portfolio[:A+B+...] | renamed:SEED:BACKEND | cubes:DEPTH:BACKEND | ext:PATH [ARGS...]";
@@ -291,4 +302,25 @@ pub(crate) fn pigeons(b: &mut dyn SatBackend, holes: i32) {
             }
         }
     }
+}
+
+/// Asserts that a deadline 300 ms away stops `b`'s search on a hard formula with
+/// `Interrupted(Time)` well before the search could end (within 5 s: generous, the point is
+/// a fraction of a second against minutes).
+#[cfg(test)]
+pub(crate) fn stops_at_a_300ms_deadline(b: &mut dyn SatBackend) {
+    let start = Instant::now();
+    let budget = Deadline {
+        at: Some(start + std::time::Duration::from_millis(300)),
+        cancel: None,
+    };
+    assert_eq!(
+        b.solve(&[], &budget).unwrap(),
+        SatAnswer::Interrupted(Interrupt::Time)
+    );
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
 }

@@ -131,10 +131,7 @@ impl Portfolio {
         for name in spec.split('+') {
             let name = name.trim();
             // What a member renames (`renamed:SEED:BACKEND`) must be a member too.
-            let mut base = name;
-            while let Some(rest) = base.strip_prefix("renamed:") {
-                base = rest.split_once(':').map_or("", |(_, b)| b);
-            }
+            let base = super::renamed_base(name);
             if base.is_empty() || base.starts_with("ext:") || base.starts_with("portfolio") {
                 return Err(BackendError::PortfolioMember {
                     name: name.to_string(),
@@ -317,7 +314,7 @@ fn decides(r: &Result<SatAnswer, BackendError>) -> bool {
 }
 
 /// Counters summed where either side has them.
-fn add_stats(a: BackendStats, b: BackendStats) -> BackendStats {
+pub(super) fn add_stats(a: BackendStats, b: BackendStats) -> BackendStats {
     let add = |x: Option<u64>, y: Option<u64>| match (x, y) {
         (None, None) => None,
         (x, y) => Some(x.unwrap_or(0) + y.unwrap_or(0)),
@@ -451,7 +448,7 @@ impl Drop for Portfolio {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cnf::backend::pigeons;
+    use crate::cnf::backend::{pigeons, stops_at_a_300ms_deadline};
 
     /// A budget whose cancel flag a thread sets after `wait` (join the thread after use).
     fn cancelled_after(wait: Duration) -> (Deadline, std::thread::JoinHandle<()>) {
@@ -496,21 +493,7 @@ mod tests {
     fn the_deadline_and_the_callers_cancel_flag_stop_every_member() {
         let mut p = Portfolio::from_spec(DEFAULT_MEMBERS).unwrap();
         pigeons(&mut p, 12);
-        let start = std::time::Instant::now();
-        let budget = Deadline {
-            at: Some(start + Duration::from_millis(300)),
-            cancel: None,
-        };
-        assert_eq!(
-            p.solve(&[], &budget).unwrap(),
-            SatAnswer::Interrupted(Interrupt::Time)
-        );
-        // generous: the point is a fraction of a second against minutes
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "{:?}",
-            start.elapsed()
-        );
+        stops_at_a_300ms_deadline(&mut p);
         let (budget, setter) = cancelled_after(Duration::from_millis(200));
         let start = std::time::Instant::now();
         assert_eq!(
