@@ -339,9 +339,8 @@ impl SatBackend for Cubes {
             }
         });
         self.workers = workers;
-        if self.pending.is_some() {
-            self.pending = None;
-        }
+        // every worker has loaded the clauses (or the backend is broken)
+        self.pending = None;
         let mut model = None;
         let mut failed = None;
         let mut stopped = None;
@@ -619,8 +618,8 @@ impl Lookahead {
             return true;
         }
         let mut root = true;
-        for x in self.units.clone() {
-            root &= self.assign(x);
+        for i in 0..self.units.len() {
+            root &= self.assign(self.units[i]);
         }
         for &a in assumptions {
             if a.unsigned_abs() as usize > self.vars() {
