@@ -10,7 +10,8 @@
 //! Modes: `solver` = the solver called directly ([`sudolab::engines::fast::Solver::count`],
 //! the same shape as the peer's `solutions_count_up_to(2)`); `engine` = through
 //! [`sudolab::engines::run`] (the runner's per-run bookkeeping: clocks, outcome, solution
-//! check); `guesses` = one untimed pass printing the median and mean guesses per puzzle.
+//! check); `guesses` = one untimed pass printing the median and mean guesses per puzzle and
+//! the mean nodes (alternatives tried).
 //! `scripts/bench/fast.sh` runs it beside the peer harness.
 
 mod common;
@@ -42,16 +43,20 @@ fn main() {
     let limits = Limits::solutions(2);
     let mut engine = EngineSpec::new("fast").make().expect("fast engine");
     if mode == "guesses" {
-        let mut guesses: Vec<u64> = puzzles
-            .iter()
-            .map(|p| engines::run(engine.as_mut(), p, &limits).stats.guesses)
-            .collect();
+        let (mut guesses, mut nodes) = (Vec::new(), 0u64);
+        for p in &puzzles {
+            let stats = engines::run(engine.as_mut(), p, &limits).stats;
+            guesses.push(stats.guesses);
+            nodes += stats.nodes;
+        }
         guesses.sort_unstable();
-        let mean = guesses.iter().sum::<u64>() as f64 / guesses.len() as f64;
+        let n = guesses.len() as f64;
+        let mean = guesses.iter().sum::<u64>() as f64 / n;
         println!(
-            "guesses {file} puzzles={} median={} mean={mean:.2}",
+            "guesses {file} puzzles={} median={} mean={mean:.2} nodes/puzzle={:.2}",
             guesses.len(),
-            guesses[guesses.len() / 2]
+            guesses[guesses.len() / 2],
+            nodes as f64 / n
         );
         return;
     }

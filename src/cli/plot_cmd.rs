@@ -30,7 +30,7 @@ pub struct PlotArgs {
     metric: Option<String>,
 
     /// Scatter: the configuration on the x axis; line: the column on the x axis (clues,
-    /// size or a count such as vars).
+    /// size, holes = percent of cells empty, or a count such as vars).
     #[arg(long)]
     x: Option<String>,
 

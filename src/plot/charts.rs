@@ -865,7 +865,8 @@ fn line(sel: &Selection<'_>, spec: &ChartSpec) -> Result<Plot, PlotError> {
     let inst = data::instances(&sel.records, m);
     let groups = by_config(sel, &inst);
     let title = format!("{} vs {}", m.label, xc.label);
-    // config -> x -> (values, limit hits); x is an integer column, so its bits order it.
+    // config -> x -> (values, limit hits); x is never negative (counts, sizes, shares), so
+    // the bits of its f64 order it as the number does.
     struct At {
         values: Vec<f64>,
         hits: usize,
@@ -875,7 +876,7 @@ fn line(sel: &Selection<'_>, spec: &ChartSpec) -> Result<Plot, PlotError> {
         let mut at: BTreeMap<u64, At> = BTreeMap::new();
         for i in insts {
             let Some(xv) = xc.value(i.rep) else { continue };
-            let e = at.entry(xv as u64).or_insert(At {
+            let e = at.entry(xv.to_bits()).or_insert(At {
                 values: Vec::new(),
                 hits: 0,
             });
@@ -896,13 +897,13 @@ fn line(sel: &Selection<'_>, spec: &ChartSpec) -> Result<Plot, PlotError> {
                     let mut v = a.values.clone();
                     let med = quantile(&mut v, 0.5)?;
                     let p90 = (v.len() >= 5).then(|| quantile(&mut v, 0.9)).flatten();
-                    Some((xv as f64, med, p90, a.hits))
+                    Some((f64::from_bits(xv), med, p90, a.hits))
                 })
                 .collect();
             let hits: Vec<(f64, usize)> = at
                 .iter()
                 .filter(|(_, a)| a.hits > 0)
-                .map(|(&xv, a)| (xv as f64, a.hits))
+                .map(|(&xv, a)| (f64::from_bits(xv), a.hits))
                 .collect();
             (*c, *colour, pts, hits)
         })

@@ -23,7 +23,8 @@ pub enum ChartKind {
     Box,
     /// A summary figure per configuration (bars).
     Bars,
-    /// Median and 90th percentile of a metric against a numeric column (`clues`, `size`), one
+    /// Median and 90th percentile of a metric against a numeric column (`clues`, `size`,
+    /// `holes`), one
     /// line per configuration, limit hits marked.
     Line,
     /// The survival function of a metric per configuration: runs not yet answered (y, log)
@@ -235,7 +236,15 @@ pub struct Metric {
     /// A property of the reduction (formula or matrix size), known whether or not the run
     /// answered: drawn for every run that has it, and limit hits are not set apart.
     pub structural: bool,
-    cell: for<'a> fn(&'a Record) -> Cell<'a>,
+    source: Source,
+}
+
+/// Where a metric's value comes from.
+enum Source {
+    /// A column of the records.
+    Column(for<'a> fn(&'a Record) -> Cell<'a>),
+    /// A value computed from columns (`None` where it is not defined).
+    Derived(fn(&Record) -> Option<f64>),
 }
 
 impl Metric {
@@ -254,14 +263,29 @@ impl Metric {
             label,
             unit,
             structural,
-            cell: c.get,
+            source: Source::Column(c.get),
         }
     }
 
     /// The value of the metric in `record`, `None` for an empty cell.
     pub fn value(&self, record: &Record) -> Option<f64> {
-        (self.cell)(record).number()
+        match self.source {
+            Source::Column(cell) => cell(record).number(),
+            Source::Derived(value) => value(record),
+        }
     }
+}
+
+/// The hole fraction of the puzzle, in percent: `100 (1 - clues / size^2)`, the share of the
+/// grid's cells left empty (the x of quasigroup-with-holes studies, Achlioptas, Gomes, Kautz
+/// and Selman 2000). Defined where the grid's cells are the `size^2` of one square: not for
+/// samurai and combined grids, whose cells are several overlapping squares and void cells.
+fn holes_percent(r: &Record) -> Option<f64> {
+    if r.size == 0 || r.variant.starts_with("samurai") || r.variant.starts_with("combined") {
+        return None;
+    }
+    let cells = (r.size * r.size) as f64;
+    Some(100.0 * (1.0 - r.clues as f64 / cells))
 }
 
 /// Every per-run metric, in the order the error message lists them. Every count column of the
@@ -300,6 +324,13 @@ pub const X_COLUMNS: &[Metric] = &[
     Metric {
         unit: Unit::Plain,
         ..Metric::column("size", "grid side N", true)
+    },
+    Metric {
+        name: "holes",
+        label: "holes (% of cells empty)",
+        unit: Unit::Plain,
+        structural: true,
+        source: Source::Derived(holes_percent),
     },
 ];
 
@@ -359,7 +390,8 @@ pub fn bar_metric(name: &str) -> Result<&'static (&'static str, &'static str), U
         .ok_or_else(|| UnknownName::BarMetric(name.to_string()))
 }
 
-/// The x column of a line chart: `clues`, `size`, or any count metric (e.g. `vars`).
+/// The x column of a line chart: `clues`, `size`, `holes` (the hole fraction in percent, from
+/// `clues` and `size`), or any count metric (e.g. `vars`).
 pub fn x_column(name: &str) -> Result<&'static Metric, UnknownName> {
     if let Some(m) = X_COLUMNS.iter().find(|m| m.name == name) {
         return Ok(m);
@@ -374,6 +406,23 @@ pub fn x_column(name: &str) -> Result<&'static Metric, UnknownName> {
 mod tests {
     use super::*;
     use crate::records::record::COLUMN_TABLE;
+
+    #[test]
+    fn holes_are_the_share_of_empty_cells() {
+        let holes = x_column("holes").unwrap();
+        let r = |size, clues, variant: &str| Record {
+            size,
+            clues,
+            variant: variant.into(),
+            ..Record::default()
+        };
+        assert_eq!(holes.value(&r(25, 250, "classic")), Some(60.0));
+        assert_eq!(holes.value(&r(9, 81, "x")), Some(0.0));
+        assert_eq!(holes.value(&r(4, 0, "jigsaw")), Some(100.0));
+        assert_eq!(holes.value(&r(21, 100, "samurai")), None);
+        assert_eq!(holes.value(&r(9, 30, "combined")), None);
+        assert_eq!(holes.value(&r(0, 0, "")), None);
+    }
 
     /// A count the records gain can be drawn: it is a metric (with a label for its axis).
     #[test]
@@ -402,8 +451,8 @@ mod tests {
         );
         assert_eq!(
             x_column("colour").err().unwrap().to_string(),
-            "unknown x column `colour` for a line chart; known: clues, size, nodes, proof_lemmas, \
-             proof_bytes, guesses, backtracks, max_live, updates, decisions, conflicts, \
+            "unknown x column `colour` for a line chart; known: clues, size, holes, nodes, \
+             proof_lemmas, proof_bytes, guesses, backtracks, max_live, updates, decisions, conflicts, \
              propagations, vars, clauses, literals, items, options, ones, solutions"
         );
     }
