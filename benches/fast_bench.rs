@@ -8,7 +8,8 @@
 //! ```
 //!
 //! Modes: `solver` = the solver called directly ([`sudolab::engines::fast::Solver::count`],
-//! the same shape as the peer's `solutions_count_up_to(2)`); `engine` = through
+//! the same shape as the peer's `solutions_count_up_to(2)`), with the mean guesses per puzzle
+//! of one untimed pass beside the rate; `engine` = through
 //! [`sudolab::engines::run`] (the runner's per-run bookkeeping: clocks, outcome, solution
 //! check); `guesses` = one untimed pass printing the median and mean guesses per puzzle and
 //! the mean nodes (alternatives tried).
@@ -17,7 +18,7 @@
 mod common;
 
 use std::time::Instant;
-use sudolab::engines::fast::Solver;
+use sudolab::engines::fast::{CountTo, Solver};
 use sudolab::engines::{self, EngineSpec, Limits, Status};
 use sudolab::timing::thread_cpu_time;
 
@@ -61,6 +62,11 @@ fn main() {
         return;
     }
     let mut solver = Solver::new();
+    // Guesses per puzzle (tdoku's metric, printed beside the rate): one untimed pass.
+    let guesses: u64 = digits
+        .iter()
+        .map(|g| solver.solve(g, false, &mut CountTo::new(2)).guesses)
+        .sum();
     let (w0, c0) = (Instant::now(), thread_cpu_time());
     let (mut calls, mut found, mut passes) = (0u64, 0u64, 0u64);
     loop {
@@ -91,10 +97,12 @@ fn main() {
     );
     println!(
         "fast-{mode} {file} puzzles={} passes={passes} solutions_found={found} wall_s={wall:.3} \
-         cpu_s={cpu:.3} rate_wall={:.1}/s rate_cpu={:.1}/s usec_cpu={:.2}",
+         cpu_s={cpu:.3} rate_wall={:.1}/s rate_cpu={:.1}/s usec_cpu={:.2} \
+         guesses_per_puzzle={:.2}",
         digits.len(),
         calls as f64 / wall,
         calls as f64 / cpu,
-        1e6 * cpu / calls as f64
+        1e6 * cpu / calls as f64,
+        guesses as f64 / digits.len() as f64
     );
 }

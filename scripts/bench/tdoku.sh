@@ -58,7 +58,8 @@ for ((r = 1; r <= rounds; r++)); do
         "$fast" solver "$out/$name.txt" "$secs" >>"$out/$name.fast"
     done
 done
-printf '%-24s %14s %14s %14s %9s\n' set "tdoku (wall)" "fast (wall)" "fast (CPU)" "ratio"
+printf '%-24s %14s %14s %14s %9s %14s %13s\n' set "tdoku (wall)" "fast (wall)" "fast (CPU)" \
+    "ratio" "guesses tdoku" "guesses fast"
 for set in "${sets[@]}"; do
     name=$(basename "$set" .txt)
     sudolab_rates() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$out/$name.fast"; }
@@ -66,7 +67,11 @@ for set in "${sets[@]}"; do
     t=$(cut -d, -f6 "$out/$name.tdoku" | med)
     fw=$(sudolab_rates rate_wall | med)
     fc=$(sudolab_rates rate_cpu | med)
-    awk -v n="$name" -v t="$t" -v fw="$fw" -v fc="$fc" \
-        'BEGIN { printf "%-24s %12.0f/s %12.0f/s %12.0f/s %8.2fx\n", n, t, fw, fc, fw / t }'
+    tg=$(cut -d, -f9 "$out/$name.tdoku" | med)
+    fg=$(sudolab_rates guesses_per_puzzle | med)
+    awk -v n="$name" -v t="$t" -v fw="$fw" -v fc="$fc" -v tg="$tg" -v fg="$fg" \
+        'BEGIN { printf "%-24s %12.0f/s %12.0f/s %12.0f/s %8.2fx %14.2f %13.2f\n", n, t, fw, fc, fw / t, tg, fg }'
 done
-python3 scripts/bench/benchlib.py load-after "ratio = fast (wall) / tdoku (wall), medians of the rounds"
+python3 scripts/bench/benchlib.py load-after "ratio = fast (wall) / tdoku (wall), medians of the rounds; \
+guesses = mean guesses per puzzle counting to 2 (tdoku's count: binary branches on band configurations; \
+fast's: guess points, bivalue cells)"
