@@ -24,8 +24,7 @@ pub enum ChartKind {
     /// A summary figure per configuration (bars).
     Bars,
     /// Median and 90th percentile of a metric against a numeric column (`clues`, `size`,
-    /// `holes`), one
-    /// line per configuration, limit hits marked.
+    /// `holes`), one line per configuration, limit hits marked.
     Line,
     /// The survival function of a metric per configuration: runs not yet answered (y, log)
     /// against the metric (x, log). A heavy tail (Gomes, Selman, Crato and Kautz, "Heavy-tailed
