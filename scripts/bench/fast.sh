@@ -39,7 +39,13 @@ case "$(realpath -m "$peers_dir")/" in
 esac
 mkdir -p "$peers_dir"
 cp -r "$peers_src"/Cargo.toml "$peers_src"/Cargo.lock "$peers_src"/src "$peers_dir"/
-(cd "$peers_dir" && CARGO_TARGET_DIR="$peers_target" cargo build --release --quiet)
+# BENCH_RUSTFLAGS (default empty): code-generation flags for both programs alike, e.g.
+# `-C target-cpu=native`; the peer then gets a target directory of its own.
+if [ -n "${BENCH_RUSTFLAGS:-}" ]; then
+    peers_target="$peers_target-$(printf "%s" "$BENCH_RUSTFLAGS" | tr -c 'A-Za-z0-9' '-')"
+fi
+(cd "$peers_dir" && RUSTFLAGS="${BENCH_RUSTFLAGS:-}" CARGO_TARGET_DIR="$peers_target" \
+    cargo build --release --quiet)
 peer="$peers_target/release/rustpeers"
 fast=$(python3 scripts/bench/benchlib.py build-bench fast_bench)
 python3 scripts/bench/fast.py "$peer" "$fast" "$rounds" "$secs" "${sets[@]}"

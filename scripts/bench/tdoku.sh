@@ -18,7 +18,10 @@
 # tdoku is built outside the repository by ../shared/peers/tdoku/build.sh (cmake and g++,
 # `-O3 -march=native`) into $TDOKU_BUILD (default /tmp/tdoku-build); TDOKU_SRC overrides
 # where its sources are (default ../shared/peers/tdoku next to the repository, or
-# /work/shared/peers/tdoku). It is never part of this project.
+# /work/shared/peers/tdoku). It is never part of this project. fast_bench is built with
+# RUSTFLAGS=$BENCH_RUSTFLAGS (default `-C target-cpu=native`, tdoku's code generation) in
+# target/bench-FLAGS/; `BENCH_RUSTFLAGS= scripts/bench/tdoku.sh` measures the baseline x86-64
+# build instead.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-3}
@@ -41,9 +44,14 @@ case "$(realpath -m "$build")/" in
 esac
 [ -x "$build/run_benchmark" ] || bash "$src/build.sh" "$build" >&2
 tdoku="$build/run_benchmark"
+# fast_bench with the code generation tdoku gets (-march=native): BENCH_RUSTFLAGS, by default
+# `-C target-cpu=native`; BENCH_RUSTFLAGS= (empty) builds it for the baseline x86-64 as the
+# project's own binaries are.
+export BENCH_RUSTFLAGS=${BENCH_RUSTFLAGS--C target-cpu=native}
 fast=$(python3 scripts/bench/benchlib.py build-bench fast_bench)
 
-python3 scripts/bench/benchlib.py header "$rounds rounds x ${secs} s; count to 2, one thread"
+python3 scripts/bench/benchlib.py header "$rounds rounds x ${secs} s; count to 2, one thread; \
+tdoku -O3 -march=native, fast_bench RUSTFLAGS='$BENCH_RUSTFLAGS'"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for ((r = 1; r <= rounds; r++)); do
