@@ -182,16 +182,18 @@ def build_bench(name, cwd=ROOT):
     """Builds the timing program benches/NAME.rs (release profile) in the crate at cwd and
     returns the path of its executable, which cargo names with a hash under
     target/release/deps/ and reports in its JSON messages. With BENCH_RUSTFLAGS set (e.g.
-    `-C target-cpu=native`) it is built with those flags as RUSTFLAGS, in
-    target/bench-FLAGS/."""
+    `-C target-cpu=native`) it is built with those flags as RUSTFLAGS, in bench-FLAGS/ under
+    the target directory ($CARGO_TARGET_DIR, else target/)."""
     env = dict(os.environ)
     flags = env.pop("BENCH_RUSTFLAGS", "").strip()
     if flags:
         # Other code-generation flags, other artefacts: a target directory of their own
-        # (under target/, named by the flags), so that the default build is not redone.
+        # (under the target directory, named by the flags), so that the default build is not
+        # redone.
         env["RUSTFLAGS"] = flags
         slug = re.sub(r"[^A-Za-z0-9]+", "-", flags).strip("-")
-        env["CARGO_TARGET_DIR"] = os.path.join(cwd, "target", "bench-" + slug)
+        base = env.get("CARGO_TARGET_DIR") or os.path.join(cwd, "target")
+        env["CARGO_TARGET_DIR"] = os.path.join(base, "bench-" + slug)
     p = subprocess.run(["cargo", "build", "--release", "--quiet", "--bench", name,
                         "--message-format=json"], cwd=cwd, env=env, capture_output=True,
                        text=True)
