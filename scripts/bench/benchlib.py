@@ -14,7 +14,8 @@ program of benches/ that cargo built.
 Run as a program, it prints the header line (`benchlib.py header [TEXT]`), the load line at
 the end (`benchlib.py load-after [TEXT]`), the median of numbers read one per line from stdin
 (`benchlib.py median`), or builds a timing program of benches/ and prints its path
-(`benchlib.py build-bench NAME`, in the current directory's crate, with $CARGO_TARGET_DIR).
+(`benchlib.py build-bench NAME`, in the current directory's crate, with $CARGO_TARGET_DIR;
+`benchlib.py flags-slug FLAGS` names the directory of a build with other flags).
 """
 
 import csv
@@ -178,6 +179,12 @@ def load_after(text=""):
     return f"{line}; {text}" if text else line
 
 
+def flags_slug(flags):
+    """Code-generation flags as a directory-name part: `-C target-cpu=native` ->
+    `C-target-cpu-native`."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", flags).strip("-")
+
+
 def build_bench(name, cwd=ROOT):
     """Builds the timing program benches/NAME.rs (release profile) in the crate at cwd and
     returns the path of its executable, which cargo names with a hash under
@@ -191,9 +198,8 @@ def build_bench(name, cwd=ROOT):
         # (under the target directory, named by the flags), so that the default build is not
         # redone.
         env["RUSTFLAGS"] = flags
-        slug = re.sub(r"[^A-Za-z0-9]+", "-", flags).strip("-")
         base = env.get("CARGO_TARGET_DIR") or os.path.join(cwd, "target")
-        env["CARGO_TARGET_DIR"] = os.path.join(base, "bench-" + slug)
+        env["CARGO_TARGET_DIR"] = os.path.join(base, "bench-" + flags_slug(flags))
     p = subprocess.run(["cargo", "build", "--release", "--quiet", "--bench", name,
                         "--message-format=json"], cwd=cwd, env=env, capture_output=True,
                        text=True)
@@ -216,6 +222,8 @@ def main(argv):
         print(load_after(" ".join(rest)))
     elif what == "median":
         print(f"{median(float(x) for x in sys.stdin.read().split()):g}")
+    elif what == "flags-slug":
+        print(flags_slug(" ".join(rest)))
     elif what == "build-bench" and len(rest) == 1:
         print(build_bench(rest[0], cwd=os.getcwd()))
     else:

@@ -42,7 +42,7 @@ cp -r "$peers_src"/Cargo.toml "$peers_src"/Cargo.lock "$peers_src"/src "$peers_d
 # BENCH_RUSTFLAGS (default empty): code-generation flags for both programs alike, e.g.
 # `-C target-cpu=native`; the peer then gets a target directory of its own.
 if [ -n "${BENCH_RUSTFLAGS:-}" ]; then
-    peers_target="$peers_target-$(printf "%s" "$BENCH_RUSTFLAGS" | tr -c 'A-Za-z0-9' '-')"
+    peers_target="$peers_target-$(python3 scripts/bench/benchlib.py flags-slug "$BENCH_RUSTFLAGS")"
 fi
 (cd "$peers_dir" && RUSTFLAGS="${BENCH_RUSTFLAGS:-}" CARGO_TARGET_DIR="$peers_target" \
     cargo build --release --quiet)

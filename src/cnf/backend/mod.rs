@@ -310,10 +310,7 @@ pub(crate) fn pigeons(b: &mut dyn SatBackend, holes: i32) {
 #[cfg(test)]
 pub(crate) fn stops_at_a_300ms_deadline(b: &mut dyn SatBackend) {
     let start = Instant::now();
-    let budget = Deadline {
-        at: Some(start + std::time::Duration::from_millis(300)),
-        cancel: None,
-    };
+    let budget = Deadline::after(start, Some(std::time::Duration::from_millis(300)), None);
     assert_eq!(
         b.solve(&[], &budget).unwrap(),
         SatAnswer::Interrupted(Interrupt::Time)
