@@ -15,8 +15,11 @@
 # loop, as tdoku's harness calls its solver). The median of the rounds is printed with the
 # ratio fast / tdoku (>= 1.0: fast is faster).
 #
-# tdoku is built outside the repository by ../shared/peers/tdoku/build.sh (cmake and g++,
-# `-O3 -march=native`) into $TDOKU_BUILD (default /tmp/tdoku-build); TDOKU_SRC overrides
+# tdoku is built outside the repository by ../shared/peers/tdoku/build.sh (cmake, `-O3
+# -march=native`) with the C++ compiler $TDOKU_CXX: by default clang++ when it is installed
+# (tdoku's docs: "not as fast if you compile with gcc instead of clang"; `apt-get install
+# clang`), else g++. It goes into $TDOKU_BUILD (default /tmp/tdoku-build-COMPILER, e.g.
+# /tmp/tdoku-build-clang++); the compiler tdoku reports is printed. TDOKU_SRC overrides
 # where its sources are (default ../shared/peers/tdoku next to the repository, or
 # /work/shared/peers/tdoku). It is never part of this project. fast_bench is built with
 # RUSTFLAGS=$BENCH_RUSTFLAGS (default `-C target-cpu=native`, tdoku's code generation) in
@@ -38,11 +41,15 @@ if [ -z "$src" ]; then
 fi
 [ -n "$src" ] || { echo "tdoku sources not found: set TDOKU_SRC" >&2; exit 2; }
 command -v cmake >/dev/null || { echo "tdoku needs cmake: apt-get install cmake" >&2; exit 2; }
-build=${TDOKU_BUILD:-/tmp/tdoku-build}
+if [ -z "${TDOKU_CXX:-}" ]; then
+    if command -v clang++ >/dev/null; then TDOKU_CXX=clang++; else TDOKU_CXX=g++; fi
+fi
+command -v "$TDOKU_CXX" >/dev/null || { echo "TDOKU_CXX=$TDOKU_CXX not found" >&2; exit 2; }
+build=${TDOKU_BUILD:-/tmp/tdoku-build-$(basename "$TDOKU_CXX")}
 case "$(realpath -m "$build")/" in
     "$(pwd)"/*) echo "TDOKU_BUILD must be outside the repository" >&2; exit 2 ;;
 esac
-[ -x "$build/run_benchmark" ] || bash "$src/build.sh" "$build" >&2
+[ -x "$build/run_benchmark" ] || CXX=$TDOKU_CXX bash "$src/build.sh" "$build" >&2
 tdoku="$build/run_benchmark"
 # fast_bench with the code generation tdoku gets (-march=native): BENCH_RUSTFLAGS, by default
 # `-C target-cpu=native`; BENCH_RUSTFLAGS= (empty) builds it for the baseline x86-64 as the
@@ -51,7 +58,7 @@ export BENCH_RUSTFLAGS=${BENCH_RUSTFLAGS--C target-cpu=native}
 fast=$(python3 scripts/bench/benchlib.py build-bench fast_bench)
 
 python3 scripts/bench/benchlib.py header "$rounds rounds x ${secs} s; count to 2, one thread; \
-tdoku -O3 -march=native, fast_bench RUSTFLAGS='$BENCH_RUSTFLAGS'"
+tdoku $TDOKU_CXX -O3 -march=native, fast_bench RUSTFLAGS='$BENCH_RUSTFLAGS'"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for ((r = 1; r <= rounds; r++)); do
@@ -66,6 +73,7 @@ for ((r = 1; r <= rounds; r++)); do
         "$fast" solver "$out/$name.txt" "$secs" >>"$out/$name.fast"
     done
 done
+echo "tdoku built by: $(cut -d, -f1,2 "$out/$(basename "${sets[0]}" .txt).tdoku" | head -1)"
 printf '%-24s %14s %14s %14s %9s %14s %13s\n' set "tdoku (wall)" "fast (wall)" "fast (CPU)" \
     "ratio" "guesses tdoku" "guesses fast"
 for set in "${sets[@]}"; do

@@ -77,9 +77,10 @@
 //! `bash scripts/bench/fast.sh 5 1` measures the solver against the `sudoku` crate 0.8: on 2
 //! cores at load about 1 it runs at 0.94-0.99x / 1.27-1.28x / 1.21-1.26x the crate's rate on
 //! 17-clue / top1465 / forum-hardest-1106, 2.2-2.3 µs per 17-clue puzzle; `bash
-//! scripts/bench/tdoku.sh` puts it at 1.31-1.58x / 0.94-1.10x / 0.87-0.94x tdoku over five
-//! runs on the same code, baseline and native builds (docs/benchmarks.md, where tdoku's triad
-//! reasoning, tried here and left out, is measured). What makes it this fast:
+//! scripts/bench/tdoku.sh` puts it at 1.31-1.58x / 0.94-1.10x / 0.87-0.94x tdoku over seven
+//! runs on the same code, baseline and native builds, tdoku built by g++ or clang++ (1.45x /
+//! 1.02x / 0.88x against the clang build, the faster one; docs/benchmarks.md, where tdoku's
+//! triad reasoning, tried here and left out, is measured). What makes it this fast:
 //!
 //! - The givens are loaded in one pass per digit (cells per digit and band, then their peers),
 //!   not placed one by one.
