@@ -34,6 +34,32 @@ struct LayoutRows<'a> {
     at: (usize, usize),
 }
 
+/// What follows a classic puzzle, watched for a region layout that the file's format (decided
+/// by its first puzzle) does not expect: rows of `N` symbols would be read as headers, rows
+/// of `N` numbers as a puzzle of their own ([`ParseErrorKind::StrayLayout`]).
+struct AfterPuzzle<'a> {
+    n: usize,
+    /// A blank line was seen since the puzzle (a layout may follow one).
+    blank: bool,
+    /// Header lines read so far that are one string of `N` symbols, and the first of them.
+    rows: usize,
+    first: Option<(usize, &'a str, usize)>,
+}
+
+/// Whether a classic grid puzzle's digits are a region layout: every digit `N` times, no
+/// empty cell, and [`is_layout`] (not the solution of the puzzle before it).
+fn digits_are_layout(cells: &[u16], n: usize) -> bool {
+    let mut count = vec![0usize; n + 1];
+    for &v in cells {
+        count[v as usize] += 1;
+    }
+    if count[0] != 0 || count[1..].iter().any(|&c| c != n) {
+        return false;
+    }
+    let regions: Vec<u16> = cells.iter().map(|&v| v - 1).collect();
+    is_layout(&regions, n)
+}
+
 /// Reads grid puzzles (with their region layouts if `jigsaw`). Stops after `limit` puzzles
 /// if given.
 pub(super) fn read(r: &mut Reader, jigsaw: bool, limit: Option<usize>) -> Result<(), ParseError> {
@@ -41,10 +67,22 @@ pub(super) fn read(r: &mut Reader, jigsaw: bool, limit: Option<usize>) -> Result
     let mut current: Option<Building> = None;
     let mut header: Option<String> = None;
     let mut size: Option<(usize, String)> = None;
+    // Classic files whose format was detected (not given) only: what follows the last
+    // puzzle, and whether the puzzle being read follows one directly (after at most a blank
+    // line).
+    let mut after: Option<AfterPuzzle> = None;
+    let mut follows_puzzle = false;
     for (number, line) in lines(text) {
         let start = match classify(line) {
             LineKind::Comment => continue,
             LineKind::Blank => {
+                if let Some(a) = &mut after {
+                    if a.rows == 0 && !a.blank {
+                        a.blank = true;
+                    } else {
+                        after = None;
+                    }
+                }
                 if let Some(b) = &current {
                     match &b.layout {
                         Some(l) if l.rows == 0 => {}
@@ -70,6 +108,7 @@ pub(super) fn read(r: &mut Reader, jigsaw: bool, limit: Option<usize>) -> Result
                 let expected = size.as_ref().map(|s| s.0);
                 match parse_row(r, number, line, start, expected, &mut cells) {
                     Ok(n) => {
+                        follows_puzzle = after.take().is_some_and(|a| a.rows == 0);
                         let boxes = if jigsaw {
                             None
                         } else {
@@ -96,9 +135,29 @@ pub(super) fn read(r: &mut Reader, jigsaw: bool, limit: Option<usize>) -> Result
                             return Err(e);
                         }
                         if is_header(content) {
+                            if let Some(a) = &mut after {
+                                let one_string = !content.contains(char::is_whitespace);
+                                if one_string && char_len(content) == a.n {
+                                    a.rows += 1;
+                                    let (first_line, first_text, first_start) =
+                                        *a.first.get_or_insert((number, line, start));
+                                    if a.rows == 2 {
+                                        let kind = ParseErrorKind::StrayLayout { side: a.n };
+                                        return Err(r.ctx.error_at(
+                                            first_line,
+                                            first_text,
+                                            first_start,
+                                            kind,
+                                        ));
+                                    }
+                                } else {
+                                    after = None;
+                                }
+                            }
                             header = Some(content.to_string());
                             continue;
                         }
+                        after = None;
                         match size_line(content) {
                             Some((rows, cols)) if rows != cols => {
                                 let kind = ParseErrorKind::NotSquare { rows, cols };
@@ -157,6 +216,24 @@ pub(super) fn read(r: &mut Reader, jigsaw: bool, limit: Option<usize>) -> Result
             continue;
         }
         let Some(b) = current.take() else { continue };
+        if !jigsaw && r.options.format.is_none() {
+            if follows_puzzle && digits_are_layout(&b.cells, b.n) {
+                let kind = ParseErrorKind::StrayLayout { side: b.n };
+                let err = ParseError {
+                    file: r.ctx.file.to_string(),
+                    line: b.line,
+                    column: b.column,
+                    kind,
+                };
+                return Err(err);
+            }
+            after = Some(AfterPuzzle {
+                n: b.n,
+                blank: false,
+                rows: 0,
+                first: None,
+            });
+        }
         let layout = match (b.boxes, b.layout) {
             (Some((rows, cols)), _) => Layout::Boxes(rows, cols),
             // Not reached: a jigsaw puzzle is finished with its layout.

@@ -137,6 +137,14 @@ fn read_one<'a>(
     };
     let n: usize = match side.parse() {
         Ok(n) if (1..=MAX_SIDE).contains(&n) => n,
+        Ok(0) => {
+            return Err(err(
+                number,
+                line,
+                offset_in(line, side),
+                syntax("the side N (1 or more)", "`0`"),
+            ))
+        }
         Ok(n) => {
             return Err(err(
                 number,

@@ -44,6 +44,15 @@ pub(super) fn read(r: &mut Reader, jigsaw: bool) -> Result<(), ParseError> {
             }
             Layout::Regions(names.finish(n).map_err(|k| at(r, lay_start, k))?)
         } else {
+            let after = &rest[end..];
+            let trimmed = after.trim_start();
+            if r.options.format.is_none() && !trimmed.is_empty() {
+                let t2 = &trimmed[..trimmed.find(char::is_whitespace).unwrap_or(trimmed.len())];
+                let t2_start = start + end + (after.len() - trimmed.len());
+                if let Some(kind) = stray_text(t2, n) {
+                    return Err(at(r, t2_start, kind));
+                }
+            }
             let (rows, cols) = r.box_shape(n).map_err(|k| at(r, start, k))?;
             Layout::Boxes(rows, cols)
         };
@@ -51,6 +60,41 @@ pub(super) fn read(r: &mut Reader, jigsaw: bool) -> Result<(), ParseError> {
             .map_err(|k| at(r, start, k))?;
     }
     Ok(())
+}
+
+/// The text after the givens of a classic line puzzle is skipped (a rating, a name, the
+/// solution), except, when the format was detected rather than given, when it is a region
+/// layout or a mistyped one: a string of `N*N`
+/// symbols that is a region layout ([`is_layout`]: a jigsaw puzzle in a file whose first
+/// line is not one), or a string of 2 to `N` distinct symbols at least half as long as the
+/// givens and at most twice, but not `N*N` long (a layout or solution with a symbol too many
+/// or too few). Skipping either would solve the puzzle as the wrong one without a word.
+fn stray_text(t2: &str, n: usize) -> Option<ParseErrorKind> {
+    let expected = n * n;
+    let found = char_len(t2);
+    if 2 * found < expected || found > 2 * expected {
+        return None;
+    }
+    if found == expected {
+        if t2.contains('.') {
+            return None;
+        }
+        let mut names = RegionNames::with_capacity(expected);
+        for (i, c) in t2.char_indices() {
+            names.push(&t2[i..i + c.len_utf8()]);
+        }
+        return match names.finish(n) {
+            Ok(regions) if is_layout(&regions, n) => Some(ParseErrorKind::StrayLayout { side: n }),
+            _ => None,
+        };
+    }
+    let mut distinct = std::collections::HashSet::with_capacity(n + 1);
+    for c in t2.chars() {
+        if distinct.insert(c) && distinct.len() > n {
+            return None;
+        }
+    }
+    (distinct.len() >= 2).then_some(ParseErrorKind::TrailingLength { expected, found })
 }
 
 /// Parses the `N*N` symbols of a line puzzle. Errors carry the byte offset in `token`.

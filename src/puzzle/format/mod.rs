@@ -127,6 +127,17 @@
 //! Line puzzles of side 1 to 3 (1, 4 or 9 symbols) look like grid rows: read them with
 //! `--format line`.
 //!
+//! The first puzzle decides, so a jigsaw file whose first layout is broken would be read
+//! as classic puzzles, its layouts skipped as text after the givens or as header lines.
+//! When the format was detected, a region layout where the format has none is therefore an
+//! error ([`ParseErrorKind::StrayLayout`]): after a line puzzle, a string of `N*N` symbols
+//! that is a layout as above; after a grid puzzle, two rows of one string of `N` symbols, or
+//! a grid of digits, each used `N` times, that is a layout. So is a string after a line
+//! puzzle that is at least half as long as the givens (at most twice), not as long, and of
+//! 2 to `N` distinct symbols: a layout or a solution with a symbol too many or too few
+//! ([`ParseErrorKind::TrailingLength`]). With `--format`, text after the givens and header
+//! lines are skipped as always.
+//!
 //! ## Errors
 //!
 //! Errors read `file:line:column: message`, with 1-based line and column (the column counts
@@ -552,6 +563,33 @@ pub enum ParseErrorKind {
         /// Symbols found in the layout.
         found: usize,
     },
+    /// Not jigsaw input: a region layout after a puzzle of a file read as classic puzzles
+    /// (the format is decided by the first puzzle, which has none), which would otherwise be
+    /// skipped as text after the givens, as headers, or read as a puzzle of its own. At the
+    /// layout.
+    #[error(
+        "expected a header, a blank line or the next puzzle, found a region layout after a \
+         {side}x{side} puzzle, in a file read as classic puzzles (its first puzzle has no \
+         complete layout): read it with --format jigsaw to have every layout checked"
+    )]
+    StrayLayout {
+        /// `N`.
+        side: usize,
+    },
+    /// Line format: after the givens, a string of `N` or fewer distinct symbols, at least
+    /// half as long as the givens but not as long: a region layout or a solution with a
+    /// symbol too many or too few, which would otherwise be skipped as text after the
+    /// givens. At the string.
+    #[error(
+        "expected a region layout or a solution of {expected} symbols after the givens (as \
+         many as the givens), found a string of {found} symbols"
+    )]
+    TrailingLength {
+        /// `N*N`.
+        expected: usize,
+        /// Symbols found.
+        found: usize,
+    },
     /// Jigsaw: the layout names `found` distinct regions instead of `N`. At the layout (its
     /// first symbol).
     #[error("expected a region layout naming {expected} regions, found {found}")]
@@ -622,7 +660,9 @@ fn bad_length(length: usize) -> String {
 
 /// [`ParseErrorKind::DigitAboveSide`]: a number as written, a symbol with the digit it names.
 fn digit_above_side(token: &str, digit: u64, side: usize) -> String {
-    if token.bytes().all(|b| b.is_ascii_digit()) {
+    // A number that says its own value; otherwise (a letter, or a digit symbol that the
+    // alphabet gives another value, `9` = 10 in `0123456789ABCDEF`) the value is named.
+    if token.bytes().all(|b| b.is_ascii_digit()) && token.parse::<u64>().ok() == Some(digit) {
         format!(
             "expected a digit 1..={side}, found {}, above the side {side}",
             shorten(token)

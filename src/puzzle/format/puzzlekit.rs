@@ -171,6 +171,11 @@ pub(super) fn read(
             form: OutputFormat::Grid,
         });
     }
+    if out.is_empty() {
+        // As for a text file without a puzzle; at the empty `data` object.
+        let at = ctx.text.find("\"data\"").unwrap_or(0);
+        return Err(ctx.error_at_byte(at, ParseErrorKind::NoPuzzle));
+    }
     Ok((Format::Puzzlekit, out))
 }
 
@@ -506,6 +511,21 @@ mod tests {
             &ReadOptions::default(),
         )
         .map(|(_, p)| p)
+    }
+
+    /// A set without puzzles read as nothing at all, exit status 0; like a text file without
+    /// a puzzle, it is an error.
+    #[test]
+    fn a_set_without_puzzles_is_an_error() {
+        for name in ["KillerSudoku", "SamuraiSudoku"] {
+            let text = format!("{{\"name\": \"{name}\",\n \"data\": {{}}}}");
+            let e = read_text(&text).unwrap_err();
+            assert_eq!(
+                (e.line, e.column, &e.kind),
+                (2, 2, &ParseErrorKind::NoPuzzle)
+            );
+            assert_eq!(e.to_string(), "k.json:2:2: no puzzle found");
+        }
     }
 
     #[test]

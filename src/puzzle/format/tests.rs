@@ -1374,3 +1374,105 @@ proptest! {
         }
     }
 }
+
+/// A jigsaw file whose first layout is broken was read as classic puzzles, its layouts
+/// skipped (as text after the givens, or as header lines) and the puzzles solved with boxes:
+/// without `--format`, a layout after a classic puzzle is an error at the layout.
+#[test]
+fn a_layout_after_a_classic_puzzle_is_an_error_when_the_format_was_detected() {
+    let rows = |t: &str| -> String {
+        t.as_bytes()
+            .chunks(9)
+            .map(|r| format!("{}\n", std::str::from_utf8(r).unwrap()))
+            .collect()
+    };
+    let stray = ParseErrorKind::StrayLayout { side: 9 };
+    let classic = line_of(&puzzle_of(3, 3));
+    // grid form: the layout one row short, then another puzzle (the rows were headers)
+    let short = &JIGSAW_LAYOUT[..72];
+    let text = format!("{}{}\n{}", rows(JIGSAW_GIVENS), rows(short), rows(&classic));
+    assert_eq!(err(read(&text)), (10, 1, stray.clone()));
+    // ... after a blank line too, and with a row one symbol short
+    let text = format!(
+        "{}\n{}{}\n",
+        rows(JIGSAW_GIVENS),
+        rows(&JIGSAW_LAYOUT[..72]),
+        &JIGSAW_LAYOUT[72..80]
+    );
+    assert_eq!(err(read(&text)), (11, 1, stray.clone()));
+    // a layout of digits after a later puzzle would be read as a puzzle of its own (after
+    // the first, it makes the file a jigsaw one)
+    let text = format!(
+        "{}
+{}{}",
+        rows(&classic),
+        rows(&classic),
+        rows(irregular_ok())
+    );
+    assert_eq!(err(read(&text)), (20, 1, stray.clone()));
+    // line form: a layout on a later line, and a layout one symbol short on the first
+    let text = format!("{classic}\n{JIGSAW_GIVENS} {JIGSAW_LAYOUT}\n");
+    assert_eq!(err(read(&text)), (2, 83, stray.clone()));
+    let text = format!("{JIGSAW_GIVENS} {}\n", &JIGSAW_LAYOUT[..80]);
+    assert_eq!(
+        err(read(&text)),
+        (
+            1,
+            83,
+            ParseErrorKind::TrailingLength {
+                expected: 81,
+                found: 80
+            }
+        )
+    );
+    assert!(stray.to_string().contains("--format jigsaw"));
+    // what stays skipped: a solution, ratings and names, a string under half the givens'
+    // length, headers and solutions in the grid form, and everything with --format
+    let sol = line_of(&solution(3, 3));
+    for after in [sol.as_str(), "11.9/11.9/11.3", "#1234 hardest", &sol[..30]] {
+        let (f, ps) = read(&format!("{classic} {after}\n{classic}\n")).unwrap();
+        assert_eq!((f, ps.len()), (Format::Line, 2), "{after}");
+    }
+    let text = format!(
+        "Grid 01\n{}Grid 02\n{}\n{}",
+        rows(&classic),
+        rows(&classic),
+        rows(&sol)
+    );
+    assert_eq!(read(&text).unwrap().1.len(), 3);
+    let text = format!("{classic}\n{JIGSAW_GIVENS} {JIGSAW_LAYOUT}\n");
+    let (_, ps) = read_as(&text, Format::Line).unwrap();
+    assert!(!ps[1].puzzle.geometry().is_jigsaw());
+    let text = format!("{}{}\n{}", rows(JIGSAW_GIVENS), rows(short), rows(&classic));
+    assert_eq!(read_as(&text, Format::Grid).unwrap().1.len(), 2);
+}
+
+/// A digit above the side is named by its value when its symbol does not say it: `9` is 10
+/// in a hex alphabet (read as "found 9, above the side 9"); and a killer side of 0 is not
+/// "above the maximum".
+#[test]
+fn messages_name_what_was_found() {
+    let k = ParseErrorKind::DigitAboveSide {
+        token: "9".into(),
+        digit: 10,
+        side: 9,
+    };
+    assert_eq!(
+        k.to_string(),
+        "expected a digit 1..=9, found `9` = 10, above the side 9"
+    );
+    let k = ParseErrorKind::DigitAboveSide {
+        token: "17".into(),
+        digit: 17,
+        side: 16,
+    };
+    assert_eq!(
+        k.to_string(),
+        "expected a digit 1..=16, found 17, above the side 16"
+    );
+    let e = read("killer 0\n").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "t.txt:1:8: expected the side N (1 or more), found `0`"
+    );
+}
