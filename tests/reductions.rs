@@ -323,10 +323,61 @@ fn an_external_solver_without_a_decision_option_says_so() {
             assert_eq!(cell(row, "note"), "", "{row:?}");
         } else {
             called += 1;
-            assert_eq!(cell(row, "note"), note, "{row:?}");
+            // A row that the solver's UNSATISFIABLE ended also says that it is unchecked.
+            let expected = match cell(row, "status") {
+                "node-limit" => note.clone(),
+                _ => format!("{note}; {UNCHECKED}"),
+            };
+            assert_eq!(cell(row, "note"), expected, "{row:?}");
         }
     }
     assert!(called > 0, "no puzzle reached the solver");
+}
+
+/// The note of a row whose verdict an external solver's UNSATISFIABLE ends.
+const UNCHECKED: &str = "unchecked: the external solver's UNSATISFIABLE is taken as it says \
+     (certify=true checks a proof, with the embedded prover)";
+
+/// An external solver's UNSATISFIABLE is not checked (models are, proofs are not asked
+/// for): a program that says it to everything makes every puzzle that reaches it `unsat`,
+/// and those rows say that the verdict is unchecked; a puzzle the propagation before the
+/// solver fills has no call and no note. With a real solver the uniqueness proof (the
+/// second call's UNSATISFIABLE) is the unchecked part, the solution itself is checked.
+#[test]
+fn an_external_unsat_is_marked_unchecked() {
+    let dir = tempfile::tempdir().unwrap();
+    let liar = dir.path().join("liar.sh");
+    std::fs::write(&liar, "#!/bin/sh\necho 's UNSATISFIABLE'\n").unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&liar, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for extra in [&[][..], &["--option", "incremental=true"][..]] {
+        let rows = solve_external("norvig-top95.txt", &liar, extra);
+        assert_eq!(rows.len(), 95);
+        let mut called = 0;
+        for row in &rows {
+            if cell(row, "counters").contains("sat_calls=0") {
+                assert_eq!(cell(row, "note"), "", "{row:?}");
+                assert_eq!(cell(row, "status"), "unique", "{row:?}");
+            } else {
+                called += 1;
+                assert_eq!(cell(row, "status"), "unsat", "{row:?}");
+                assert_eq!(cell(row, "note"), UNCHECKED, "{row:?}");
+            }
+        }
+        assert!(called > 0, "{extra:?}: no puzzle reached the solver");
+    }
+    if let Some(path) = solver("cadical") {
+        let rows = solve_external("norvig-top95.txt", &path, &[]);
+        for row in rows
+            .iter()
+            .filter(|r| !cell(r, "counters").contains("sat_calls=0"))
+        {
+            assert_eq!(cell(row, "status"), "unique", "{row:?}");
+            assert_eq!(cell(row, "note"), UNCHECKED, "{row:?}");
+        }
+    }
 }
 
 #[test]

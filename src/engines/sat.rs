@@ -690,6 +690,13 @@ impl Engine for Sat {
                     o.stats.decisions.is_some(),
                 ));
             }
+            if o.status != Status::Error
+                && ended.stop.is_none()
+                && ended.calls > 0
+                && self.backend.starts_with("ext:")
+            {
+                note_unchecked_external(&mut o);
+            }
             return o;
         }
         let mut cnf = self.cnf;
@@ -1037,9 +1044,33 @@ impl Sat {
         } else {
             o.note = early_stop_note(o.status, o.wall, limits.time_limit);
         }
+        if o.status != Status::Error
+            && stop.is_none()
+            && calls > 0
+            && backend.name().starts_with("ext:")
+        {
+            // The last call was answered UNSATISFIABLE by a program of the user's: the
+            // verdict (unsat, unique, or the complete count) rests on its word.
+            note_unchecked_external(&mut o);
+        }
         o
     }
 }
+
+/// Adds [`UNCHECKED_EXTERNAL_UNSAT`] to the row's note.
+fn note_unchecked_external(o: &mut Outcome) {
+    let unchecked = UNCHECKED_EXTERNAL_UNSAT.to_string();
+    o.note = Some(match o.note.take() {
+        Some(n) => format!("{n}; {unchecked}"),
+        None => unchecked,
+    });
+}
+
+/// The note of a verdict that an external solver's UNSATISFIABLE ends (`unsat`, `unique`, or
+/// a complete count): models are decoded and checked against the constraints, but no proof
+/// of UNSATISFIABLE is asked for, so the claim is the program's.
+const UNCHECKED_EXTERNAL_UNSAT: &str = "unchecked: the external solver's \
+     UNSATISFIABLE is taken as it says (certify=true checks a proof, with the embedded prover)";
 
 /// The decision cap of the next solve call under a node limit of `limit`: the decisions left
 /// where the backend counts them (`spent` so far; `None` when none are left). Where it does
