@@ -31,7 +31,9 @@ pub use common::InputArgs;
     version,
     about = "Reductions of Sudoku-family puzzles: classic engines, CNF, exact cover, experiments",
     after_help = "Exit status: 0 when every puzzle was processed (whatever its status), \
-                  1 when verify found a disagreement, 2 on bad input or usage."
+                  1 when a check failed (verify found a disagreement, a certificate or a \
+                  model was rejected), 2 on bad input or usage, 3 when --time-limit stopped \
+                  generate or decode's proof check (docs/usage.md, \"Exit status\")."
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -86,8 +86,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub time_limit: Option<Duration>,
 
-    /// For engines with a queue of live nodes (bnb): stop with status memory-limit when the
-    /// queue would hold more than N nodes.
+    /// For engines that keep boards (bnb's queue of live nodes; human's and binary's saved
+    /// boards): stop with status memory-limit when they would hold more than N. The other
+    /// engines keep no such store and ignore it.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64, 0>)]
     pub max_live: Option<u64>,
 

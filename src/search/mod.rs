@@ -29,8 +29,8 @@ pub struct Limits {
     /// Stop after this much wall time since the search started (checked every few hundred
     /// nodes, so the overshoot is small and the check is cheap).
     pub time_limit: Option<Duration>,
-    /// For engines that keep a queue of live nodes (`bnb`): stop with `memory-limit` when the
-    /// queue would grow past this many nodes.
+    /// For engines that keep boards (`bnb`'s queue of live nodes, the saved boards of `human`
+    /// and `binary`): stop with `memory-limit` when they would grow past this many.
     pub max_live: Option<u64>,
     /// Keep at most this many solutions in the outcome; more are counted but not stored.
     pub keep_solutions: usize,
