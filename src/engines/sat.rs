@@ -467,7 +467,7 @@ impl Sat {
             Some(v) => v.parse().map_err(|_| OptionError::BadValue {
                 context: "",
                 key: "max_literals",
-                expected: "a whole number",
+                expected: "a whole number from 0 to 18446744073709551615",
                 value: v.to_string(),
             })?,
         };

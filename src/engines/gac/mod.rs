@@ -160,7 +160,7 @@ fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
         Some(v) => v.parse().map_err(|_| OptionError::BadValue {
             context: "engine gac: ",
             key: "seed",
-            expected: "a whole number",
+            expected: "a whole number from 0 to 18446744073709551615",
             value: v.to_string(),
         })?,
     };
@@ -172,7 +172,7 @@ fn make(options: &EngineOptions) -> Result<Box<dyn Engine>, EngineError> {
                 return Err(OptionError::BadValue {
                     context: "engine gac: ",
                     key: "unit",
-                    expected: "a whole number >= 1",
+                    expected: "a whole number from 1 to 18446744073709551615",
                     value: v.to_string(),
                 }
                 .into())

@@ -454,7 +454,10 @@ fn read_one<'a>(
                             n2,
                             l2,
                             o + id.len() + 1,
-                            syntax("a sum (a whole number)", &format!("`{sum}`")),
+                            syntax(
+                                "a sum (a whole number from 0 to 4294967295)",
+                                &format!("`{sum}`"),
+                            ),
                         ));
                     };
                     let Some(cells) = cells_of.get(id) else {
