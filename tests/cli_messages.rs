@@ -128,6 +128,24 @@ fn zero_threads_asks_for_at_least_one() {
     assert!(!stderr(&o).contains("18446744073709551615"));
 }
 
+/// A number too large for its option is told the range, not "not a whole number".
+#[test]
+fn numbers_too_large_for_an_engine_option_are_told_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = puzzle_file(dir.path());
+    let o = run_in(
+        dir.path(),
+        &["solve", "--engine", "gac:seed=99999999999999999999", &p],
+    );
+    refused(
+        &o,
+        &[
+            "seed must be a whole number from 0 to 18446744073709551615",
+            "\"99999999999999999999\"",
+        ],
+    );
+}
+
 #[test]
 fn a_failing_external_solver_is_described_in_words() {
     let dir = tempfile::tempdir().unwrap();
