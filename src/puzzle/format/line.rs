@@ -64,11 +64,11 @@ pub(super) fn read(r: &mut Reader, jigsaw: bool) -> Result<(), ParseError> {
 
 /// The text after the givens of a classic line puzzle is skipped (a rating, a name, the
 /// solution), except, when the format was detected rather than given, when it is a region
-/// layout or a mistyped one: a string of `N*N`
-/// symbols that is a region layout ([`is_layout`]: a jigsaw puzzle in a file whose first
-/// line is not one), or a string of 2 to `N` distinct symbols at least half as long as the
-/// givens and at most twice, but not `N*N` long (a layout or solution with a symbol too many
-/// or too few). Skipping either would solve the puzzle as the wrong one without a word.
+/// layout or a mistyped one: a string of `N*N` symbols that is a region layout
+/// ([`is_layout`]: a jigsaw puzzle in a file whose first line is not one), or a string of 2
+/// to `N` distinct symbols at least half as long as the givens and at most twice, but not
+/// `N*N` long (a layout or solution with a symbol too many or too few). Skipping either
+/// would solve the puzzle as the wrong one without a word.
 fn stray_text(t2: &str, n: usize) -> Option<ParseErrorKind> {
     let expected = n * n;
     let found = char_len(t2);
