@@ -690,13 +690,7 @@ impl Engine for Sat {
                     o.stats.decisions.is_some(),
                 ));
             }
-            if o.status != Status::Error
-                && ended.stop.is_none()
-                && ended.calls > 0
-                && self.backend.starts_with("ext:")
-            {
-                note_unchecked_external(&mut o);
-            }
+            note_external_unsat(&mut o, &self.backend, ended.stop.is_none(), ended.calls);
             return o;
         }
         let mut cnf = self.cnf;
@@ -1044,21 +1038,18 @@ impl Sat {
         } else {
             o.note = early_stop_note(o.status, o.wall, limits.time_limit);
         }
-        if o.status != Status::Error
-            && stop.is_none()
-            && calls > 0
-            && backend.name().starts_with("ext:")
-        {
-            // The last call was answered UNSATISFIABLE by a program of the user's: the
-            // verdict (unsat, unique, or the complete count) rests on its word.
-            note_unchecked_external(&mut o);
-        }
+        note_external_unsat(&mut o, &backend.name(), stop.is_none(), calls);
         o
     }
 }
 
-/// Adds [`UNCHECKED_EXTERNAL_UNSAT`] to the row's note.
-fn note_unchecked_external(o: &mut Outcome) {
+/// Adds [`UNCHECKED_EXTERNAL_UNSAT`] to the row's note when an external `backend` answered
+/// its last call UNSATISFIABLE: it was called, and nothing stopped the search (`finished`),
+/// so the verdict (unsat, unique, or the complete count) rests on that program's word.
+fn note_external_unsat(o: &mut Outcome, backend: &str, finished: bool, calls: u64) {
+    if o.status == Status::Error || !finished || calls == 0 || !backend.starts_with("ext:") {
+        return;
+    }
     let unchecked = UNCHECKED_EXTERNAL_UNSAT.to_string();
     o.note = Some(match o.note.take() {
         Some(n) => format!("{n}; {unchecked}"),

@@ -79,11 +79,7 @@ fn stray_text(t2: &str, n: usize) -> Option<ParseErrorKind> {
         if t2.contains('.') {
             return None;
         }
-        let mut names = RegionNames::with_capacity(expected);
-        for (i, c) in t2.char_indices() {
-            names.push(&t2[i..i + c.len_utf8()]);
-        }
-        return match names.finish(n) {
+        return match names_of(t2).finish(n) {
             Ok(regions) if is_layout(&regions, n) => Some(ParseErrorKind::StrayLayout { side: n }),
             _ => None,
         };
@@ -95,6 +91,15 @@ fn stray_text(t2: &str, n: usize) -> Option<ParseErrorKind> {
         }
     }
     (distinct.len() >= 2).then_some(ParseErrorKind::TrailingLength { expected, found })
+}
+
+/// The region names of a layout string: one per character.
+fn names_of(layout: &str) -> RegionNames<'_> {
+    let mut names = RegionNames::with_capacity(layout.len());
+    for (i, c) in layout.char_indices() {
+        names.push(&layout[i..i + c.len_utf8()]);
+    }
+    names
 }
 
 /// Parses the `N*N` symbols of a line puzzle. Errors carry the byte offset in `token`.
@@ -186,11 +191,7 @@ pub(super) fn looks_like_jigsaw_line(t1: &str, t2: &str, symbols: &Symbols) -> b
     if t1.contains(',') || t2.contains('.') {
         return false;
     }
-    let mut names = RegionNames::with_capacity(length);
-    for (i, c) in t2.char_indices() {
-        names.push(&t2[i..i + c.len_utf8()]);
-    }
-    match names.finish(n) {
+    match names_of(t2).finish(n) {
         Ok(regions) => is_layout(&regions, n),
         Err(_) => !(symbols.char_value('0') == 0 && t1.contains('0') && t2.contains('0')),
     }
